@@ -1,0 +1,51 @@
+# sockaddr_unsized for Linux 6.12: build, boot, test and measure.
+# The work is done by scripts/*.sh; this file names the entry points and
+# builds the small C programs (host tools and guest suites).
+
+TOOLCHAIN ?= clang
+BUILD ?= build
+export TOOLCHAIN BUILD
+
+# Guest suites packed into the initramfs, run in this order.
+SUITES ?= sockaddr_basic
+
+.PHONY: all run check check-full deps tree guest-bins host-bins print-suites \
+	test-host clean help
+
+all: help
+
+help:
+	@echo "make run          build the patched kernel, boot it in QEMU, run the guest suites"
+	@echo "make check        baseline vs patched on the hardened clang-19 build + harness tests"
+	@echo "make check-full   make check plus the heavier checks"
+	@echo "TOOLCHAIN=clang|gcc selects clang-19 (default, hardened) or gcc-12"
+
+run:
+	@scripts/run.sh
+
+check:
+	@scripts/check.sh
+
+check-full:
+	@CHECK_FULL=1 scripts/check.sh
+
+deps:
+	@scripts/deps.sh
+
+tree: deps
+	@scripts/tree.sh
+
+include host/host.mk
+
+guest-bins: $(BUILD)/guest/init $(addprefix $(BUILD)/guest/,$(SUITES))
+
+host-bins: $(BUILD)/host/ktapdiff $(BUILD)/host/ktap_test
+
+print-suites:
+	@echo $(addprefix $(BUILD)/guest/,$(SUITES))
+
+test-host: host-bins
+	@scripts/test-host.sh
+
+clean:
+	rm -rf $(BUILD)/out $(BUILD)/guest $(BUILD)/host $(BUILD)/logs

@@ -1,0 +1,58 @@
+#!/bin/bash
+# Boot a kernel + initramfs in QEMU with a hard timeout and judge the run.
+#
+# Usage: scripts/boot.sh BZIMAGE INITRAMFS LOG [extra kernel args]
+# Exit 0: guest powered off after a complete KTAP run with a clean console.
+# Exit 1: panic, hang/timeout, QEMU killed, incomplete KTAP, or a sanitizer
+#         or WARNING/BUG/Oops report; one line says why, with the log path.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kernel=$1 initrd=$2 log=$3; shift 3
+accel=$("$ROOT"/scripts/accel.sh "$kernel")
+timeout_s=${BOOT_TIMEOUT:-900}
+mkdir -p "$(dirname "$log")"
+: >"$log"
+
+# panic=-1 + -no-reboot: a panic ends QEMU at once instead of hanging.
+# loglevel=4 keeps info printk off the console (KTAP stays readable);
+# warnings, sanitizer reports and oopses still print.
+append="console=ttyS0 panic=-1 loglevel=4 $*"
+qemu=(qemu-system-x86_64 -accel "$accel" -m "${GUEST_MEM:-2048}" -smp 2
+	-nodefaults -display none -no-reboot -serial "file:$log"
+	-kernel "$kernel" -initrd "$initrd" -append "$append")
+[ "$accel" = kvm ] && qemu+=(-cpu host)
+
+t0=$(date +%s)
+timeout -k 5 "$timeout_s" "${qemu[@]}" </dev/null >"$log.qemu" 2>&1 &
+pid=$!
+# Kill QEMU if we are interrupted: nothing is left running.
+trap 'kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null' EXIT INT TERM
+last=$t0
+while kill -0 "$pid" 2>/dev/null; do
+	sleep 1
+	now=$(date +%s)
+	if [ $((now - last)) -ge 30 ]; then
+		last=$now
+		note "... $accel guest running $((now - t0))s: $(grep -a -E '^ *(ok|not ok) ' "$log" | tail -1 | cut -c1-70)"
+	fi
+done
+set +e
+wait "$pid"; rc=$?
+set -e
+trap - EXIT INT TERM
+dur=$(( $(date +%s) - t0 ))
+RELLOG=$(rel "$log")
+
+fail() {
+	echo "BOOT FAILED: $* (console log: $RELLOG)" >&2
+	exit 1
+}
+[ "$rc" = 124 ] || [ "$rc" = 137 ] && fail "guest did not power off within ${timeout_s}s"
+[ "$rc" != 0 ] && fail "QEMU exited with status $rc ($(head -c 200 "$log.qemu" | tr '\n' ' '))"
+if grep -a -q 'Kernel panic' "$log"; then
+	fail "guest panicked: $(grep -a -m1 'Kernel panic' "$log")"
+fi
+"$ROOT"/scripts/console-check.sh "$log" || fail "console shows kernel reports (quoted above)"
+grep -a -q '# init: done' "$log" || fail "guest stopped before init finished (killed or crashed)"
+note "guest ran ${dur}s under $accel"

@@ -1,0 +1,34 @@
+#!/bin/bash
+# Generate a kernel .config: tinyconfig + config/*.config fragments merged
+# with the tree's merge_config.sh, then olddefconfig.  Fails, naming the
+# option, when a requested option did not survive.
+#
+# Usage: scripts/config.sh SRC OBJ TOOLCHAIN   (TOOLCHAIN: gcc | clang)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+src=$(realpath "$1") obj=$(realpath -m "$2") tc=$3
+frags=("$ROOT"/config/base.config "$ROOT"/config/net.config
+	"$ROOT"/config/bpf.config "$ROOT"/config/kunit.config)
+[ "$tc" = clang ] && frags+=("$ROOT"/config/hardened-clang.config)
+# shellcheck disable=SC2206
+frags+=(${EXTRA_FRAGMENTS:-})
+
+mkdir -p "$obj"
+# Reconfigure only when a fragment or the tree changed.
+sum=$(cat "${frags[@]}" "$src/Makefile" | sha256sum | cut -c1-16)
+if [ -f "$obj/.config" ] && [ "$(cat "$obj/.frag-sum" 2>/dev/null)" = "$sum" ]; then
+	note "config up to date"
+	exit 0
+fi
+
+mk=(make -s -C "$src" O="$obj")
+[ "$tc" = clang ] && mk+=(LLVM=-19)
+"${mk[@]}" tinyconfig >/dev/null
+# merge_config.sh -m: merge only; then olddefconfig resolves dependencies.
+(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" .config "${frags[@]}" >merge.log 2>&1) ||
+	die "merge_config.sh failed, see $(rel "$obj")/merge.log"
+"${mk[@]}" olddefconfig >/dev/null
+
+scripts/check-config.sh "$obj/.config" "${frags[@]}"
+echo "$sum" >"$obj/.frag-sum"

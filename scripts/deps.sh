@@ -1,0 +1,33 @@
+#!/bin/bash
+# Install what the harness needs from Debian's archive (apt-get only).
+# Fast when everything is already installed: dpkg is asked first.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+# Why each package: see README.md "Dependencies".
+PKGS=(linux-source-6.12 qemu-system-x86 make gcc-12 libc6-dev
+	clang-19 lld-19 llvm-19 bc bison flex libelf-dev libssl-dev
+	dwarves ccache cpio xz-utils kmod python3 git shellcheck)
+PKGS+=(${EXTRA_PKGS:-})
+
+stage "deps"
+missing=()
+for p in "${PKGS[@]}"; do
+	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	note "installing: ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	log=$BUILD/apt.log
+	mkdir -p "$BUILD"
+	if ! timeout "${APT_TIMEOUT:-1200}" apt-get update -q >"$log" 2>&1; then
+		tail -5 "$log" >&2
+		die "apt-get update failed (see $(rel "$log"))"
+	fi
+	if ! timeout "${APT_TIMEOUT:-1200}" apt-get install -y -q --no-install-recommends "${missing[@]}" >>"$log" 2>&1; then
+		grep -E '^E:' "$log" | tail -5 >&2
+		die "apt-get could not install: ${missing[*]} (see $(rel "$log"))"
+	fi
+fi
+note "all ${#PKGS[@]} packages present; linux-source-6.12 $(dpkg-query -W -f '${Version}' linux-source-6.12)"
+stage_end

@@ -1,0 +1,12 @@
+#!/bin/bash
+# Build the guest programs (static, on the host) and pack the initramfs.
+# Usage: scripts/guest.sh    -> build/guest/initramfs.cpio
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+stage "guest programs + initramfs"
+make -s -C "$ROOT" guest-bins
+# shellcheck disable=SC2046
+"$ROOT"/scripts/initramfs.sh "$BUILD/guest/initramfs.cpio" "$BUILD/guest/init" \
+	$(make -s -C "$ROOT" --no-print-directory print-suites)
+note "initramfs $(stat -c %s "$BUILD/guest/initramfs.cpio") bytes: $(make -s -C "$ROOT" --no-print-directory print-suites | xargs -n1 basename | tr '\n' ' ')"
+stage_end

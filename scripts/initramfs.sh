@@ -1,0 +1,27 @@
+#!/bin/bash
+# Pack the guest initramfs with the tree's usr/gen_init_cpio: /init plus
+# each suite binary under /suites/.
+#
+# Usage: scripts/initramfs.sh OUT.cpio INIT SUITE_BINARY...
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+out=$1 init=$2; shift 2
+gic=$BUILD/host/gen_init_cpio
+if [ ! -x "$gic" ] || [ "$BUILD/linux/usr/gen_init_cpio.c" -nt "$gic" ]; then
+	mkdir -p "$BUILD/host"
+	gcc -O2 -o "$gic" "$BUILD/linux/usr/gen_init_cpio.c"
+fi
+list=$(mktemp)
+{
+	echo "dir /dev 0755 0 0"
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	for d in proc sys tmp run suites; do echo "dir /$d 0755 0 0"; done
+	echo "file /init $(realpath "$init") 0755 0 0"
+	for s in "$@"; do
+		echo "file /suites/$(basename "$s") $(realpath "$s") 0755 0 0"
+	done
+} >"$list"
+"$gic" "$list" >"$out.tmp"
+mv "$out.tmp" "$out"
+rm -f "$list"

@@ -1,0 +1,82 @@
+# shellcheck shell=bash
+# Common helpers for the harness scripts: stage timing, errors, paths.
+# Sourced, never executed.
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$ROOT/build}
+export ROOT BUILD
+
+# The 6.12.y release the series was last verified on; another one is
+# reported loudly but does not stop the run.
+VERIFIED_SUBLEVEL=118
+
+die() {
+	echo "ERROR: $*" >&2
+	exit 1
+}
+
+note() {
+	echo "  $*"
+}
+
+# stage NAME: print a header; stage_end prints the elapsed time of the
+# stage started last.  Stages print their own progress in between.
+stage() {
+	STAGE_NAME=$1
+	STAGE_START=$(date +%s)
+	echo "==> [$(date +%H:%M:%S)] $STAGE_NAME"
+}
+
+stage_end() {
+	local t=$(( $(date +%s) - STAGE_START ))
+	echo "<== $STAGE_NAME: ${t}s"
+	if [ -n "${STAGE_LOG:-}" ]; then
+		printf '%s\t%s\n' "$STAGE_NAME" "$t" >>"$STAGE_LOG"
+	fi
+}
+
+# Run a long command, printing a heartbeat line every 60 s so that no
+# stage is silent for minutes.  Output goes to the log file given.
+with_heartbeat() {
+	local log=$1; shift
+	"$@" >"$log" 2>&1 &
+	local pid=$! t0 rc
+	t0=$(date +%s)
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 5
+		if [ $(( ($(date +%s) - t0) % 60 )) -lt 5 ] && [ $(( $(date +%s) - t0 )) -ge 60 ]; then
+			note "... $(( $(date +%s) - t0 ))s, $(wc -l <"$log") lines of log"
+		fi
+	done
+	wait "$pid"
+	rc=$?
+	return $rc
+}
+
+# Relative path for messages: the project never prints host paths.
+rel() {
+	local p=$1
+	echo "${p#"$ROOT"/}"
+}
+
+# Test results for make check: one line per test in $RESULTS.
+# result pass|fail|skip NAME [DETAIL]
+result() {
+	local r=$1 name=$2; shift 2
+	printf '%s\t%s\t%s\n' "$r" "$name" "$*" >>"${RESULTS:?}"
+	case "$r" in
+	pass) echo "  ok   $name${*:+ ($*)}" ;;
+	fail) echo "  FAIL $name${*:+ ($*)}" ;;
+	skip) echo "  skip $name${*:+ ($*)}" ;;
+	esac
+}
+
+# result_counts N_PASS N_FAIL N_SKIP NAME: add an aggregate from a
+# sub-runner that printed its own per-test lines.
+result_counts() {
+	local p=$1 f=$2 s=$3 name=$4 i
+	for ((i = 0; i < p; i++)); do printf 'pass\t%s\t\n' "$name" >>"$RESULTS"; done
+	for ((i = 0; i < f; i++)); do printf 'fail\t%s\t\n' "$name" >>"$RESULTS"; done
+	for ((i = 0; i < s; i++)); do printf 'skip\t%s\t\n' "$name" >>"$RESULTS"; done
+	echo "  $name: $p passed, $f failed, $s skipped"
+}

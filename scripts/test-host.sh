@@ -1,0 +1,109 @@
+#!/bin/bash
+# Host-side tests of the harness itself: KTAP parser unit tests, config
+# validation, the KVM probe's fallback, apt failure, version warning,
+# a patch that does not apply.  Appends to $RESULTS.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+RESULTS=${RESULTS:-$BUILD/test-host.results}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# KTAP parser/differ unit tests (C); they print "N passed, N failed".
+out=$("$BUILD"/host/ktap_test 2>&1); rc=$?
+line=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
+p=$(echo "$line" | sed -n 's/^\([0-9]*\) passed.*/\1/p'); f=$(echo "$line" | sed -n 's/.*passed, \([0-9]*\) failed.*/\1/p')
+if [ -z "$line" ] || { [ "$rc" != 0 ] && [ "${f:-0}" = 0 ]; }; then
+	echo "$out" | tail -5
+	result fail ktap_test "exit $rc, no summary line"
+else
+	echo "$out" | grep '^not ok' || true
+	result_counts "${p:-0}" "${f:-0}" 0 ktap_test
+fi
+
+# Config validation: a dropped option is named and fails.
+printf 'CONFIG_NET=y\n# CONFIG_UNIX is not set\n' >"$tmp/.config"
+printf 'CONFIG_NET=y\nCONFIG_UNIX=y\n' >"$tmp/frag"
+msg=$("$ROOT"/scripts/check-config.sh "$tmp/.config" "$tmp/frag" 2>&1); rc=$?
+if [ "$rc" != 0 ] && echo "$msg" | grep -q 'CONFIG_UNIX dropped out'; then
+	result pass config-dropped-option-named
+else
+	result fail config-dropped-option-named "rc=$rc: $msg"
+fi
+printf 'CONFIG_NET=y\nCONFIG_UNIX=y\n' >"$tmp/.config"
+if "$ROOT"/scripts/check-config.sh "$tmp/.config" "$tmp/frag" >/dev/null 2>&1; then
+	result pass config-complete-accepted
+else
+	result fail config-complete-accepted
+fi
+
+# KVM probe: /dev/kvm present but the guest hangs -> tcg within the bound.
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh\nexec sleep 300\n' >"$tmp/bin/qemu-system-x86_64"
+chmod +x "$tmp/bin/qemu-system-x86_64"
+: >"$tmp/kvm"
+t0=$(date +%s)
+v=$(PATH="$tmp/bin:$PATH" KVM_DEV="$tmp/kvm" KVM_PROBE_TIMEOUT=3 ACCEL_CACHE="$tmp/accel" ACCEL= \
+	"$ROOT"/scripts/accel.sh /dev/null 2>/dev/null)
+dt=$(( $(date +%s) - t0 ))
+if [ "$v" = tcg ] && [ "$dt" -le 10 ] && ! pgrep -f "$tmp/bin/qemu" >/dev/null; then
+	result pass kvm-probe-hang-falls-back-to-tcg "${dt}s"
+else
+	result fail kvm-probe-hang-falls-back-to-tcg "got '$v' after ${dt}s"
+fi
+v=$(KVM_DEV="$tmp/absent" ACCEL_CACHE="$tmp/accel2" ACCEL= "$ROOT"/scripts/accel.sh /dev/null 2>/dev/null)
+[ "$v" = tcg ] && result pass kvm-absent-uses-tcg || result fail kvm-absent-uses-tcg "got '$v'"
+
+# A package apt cannot install: clear error, nonzero exit, bounded time.
+t0=$(date +%s)
+msg=$(EXTRA_PKGS=no-such-package-sockaddr-harness APT_TIMEOUT=300 BUILD="$tmp/b" "$ROOT"/scripts/deps.sh 2>&1); rc=$?
+dt=$(( $(date +%s) - t0 ))
+if [ "$rc" != 0 ] && echo "$msg" | grep -q 'no-such-package-sockaddr-harness'; then
+	result pass apt-missing-package-fails "${dt}s"
+else
+	result fail apt-missing-package-fails "rc=$rc"
+fi
+
+# A tree version other than the verified one: loud warning, carries on.
+# A patch that does not apply: stops naming the patch and the file.
+# Both run against a tiny throwaway git tree, not the kernel.
+mkdir -p "$tmp/t/linux" "$tmp/t/p"
+(cd "$tmp/t/linux" && printf 'VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 999\nkernelversion:\n\t@echo 6.12.999\n' >Makefile &&
+	echo hello >file.c && git init -q -b pristine && git add -A &&
+	git -c user.name=t -c user.email=t@t commit -q -m base && git tag baseline &&
+	echo 6.12.999-test >.pkgver && touch .unpacked)
+cat >"$tmp/t/p/0001-bad.patch" <<'PATCH'
+From: Test <t@t>
+Subject: [PATCH] bad
+
+---
+ file.c | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/file.c b/file.c
+--- a/file.c
++++ b/file.c
+@@ -1 +1 @@
+-goodbye
++world
+PATCH
+echo 0001-bad.patch >"$tmp/t/p/series"
+msg=$(BUILD="$tmp/t" SERIES_DIR="$tmp/t/p" TARBALL=/dev/null "$ROOT"/scripts/tree.sh 2>&1); rc=$?
+if echo "$msg" | grep -q 'WARNING: apt served Linux 6.12.999'; then
+	result pass tree-version-warning
+else
+	result fail tree-version-warning
+fi
+if [ "$rc" != 0 ] && echo "$msg" | grep -q 'patch does not apply: 0001-bad.patch' && echo "$msg" | grep -q 'failing files: file.c'; then
+	result pass patch-not-applying-named
+else
+	result fail patch-not-applying-named "rc=$rc: $(echo "$msg" | tail -2)"
+fi
+git -C "$tmp/t/linux" worktree prune 2>/dev/null || true
+
+# Shell scripts pass shellcheck.
+if shellcheck -x -S warning "$ROOT"/scripts/*.sh "$ROOT"/.ci/run >"$tmp/sc" 2>&1; then
+	result pass shellcheck
+else
+	head -20 "$tmp/sc"
+	result fail shellcheck
+fi

@@ -1,0 +1,88 @@
+#!/bin/bash
+# Unpack Debian's linux-source-6.12 under build/, keep a pristine
+# baseline commit, and apply patches/series with git am on a branch.
+#
+# Usage: scripts/tree.sh          (idempotent; re-applies when patches change)
+# Result: build/linux (git repo), tags "baseline"; branch "patched";
+#         worktrees build/src-baseline and build/src-patched.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+REPO=$BUILD/linux
+SERIES_DIR=${SERIES_DIR:-$ROOT/patches}
+
+stage "tree"
+if [ ! -f "$REPO/.unpacked" ]; then
+	[ -f "$TARBALL" ] || die "linux-source-6.12 tarball missing: install the package (make deps)"
+	pkgver=$(dpkg-query -W -f '${Version}' linux-source-6.12 2>/dev/null || echo unknown)
+	rm -rf "$REPO"
+	mkdir -p "$REPO"
+	note "unpacking linux-source-6.12 $pkgver"
+	tar -xJf "$TARBALL" -C "$REPO" --strip-components=1
+	git -C "$REPO" init -q -b pristine
+	git -C "$REPO" config user.name "sockaddr-port harness"
+	git -C "$REPO" config user.email "harness@localhost"
+	git -C "$REPO" config gc.auto 0
+	note "committing pristine baseline"
+	git -C "$REPO" add -A -f
+	git -C "$REPO" commit -q -m "linux-source-6.12 $pkgver (pristine)"
+	git -C "$REPO" tag -f baseline >/dev/null
+	echo "$pkgver" >"$REPO/.pkgver"
+	touch "$REPO/.unpacked"
+fi
+
+kv=$(make -s -C "$REPO" kernelversion 2>/dev/null)
+echo "$kv" >"$BUILD/kernelversion"
+note "tree: Linux $kv, Debian package linux-source-6.12 $(cat "$REPO/.pkgver")"
+sub=${kv##*.}
+if [ "$sub" != "$VERIFIED_SUBLEVEL" ]; then
+	echo "WARNING: ****************************************************************"
+	echo "WARNING: apt served Linux $kv; the series was last verified on 6.12.$VERIFIED_SUBLEVEL."
+	echo "WARNING: carrying on, but results are for an unverified tree."
+	echo "WARNING: ****************************************************************"
+fi
+
+# Hash of every patch named in the series, in order.
+series_sum() {
+	local p
+	while read -r p; do
+		case "$p" in ''|'#'*) continue ;; esac
+		cat "$SERIES_DIR/$p"
+	done <"$SERIES_DIR/series" | sha256sum | cut -c1-16
+}
+
+for v in baseline patched; do
+	if [ ! -d "$BUILD/src-$v" ]; then
+		git -C "$REPO" worktree add -q -f --detach "$BUILD/src-$v" baseline
+	fi
+done
+
+# The patched branch is rebuilt only when the series changes.
+sum=$(series_sum)
+if [ "$(cat "$BUILD/patched.series-sum" 2>/dev/null)" != "$sum" ]; then
+	P=$BUILD/src-patched
+	git -C "$P" am --abort >/dev/null 2>&1 || true
+	git -C "$P" checkout -q -B patched baseline
+	n=0
+	while read -r p; do
+		case "$p" in ''|'#'*) continue ;; esac
+		n=$((n + 1))
+		if ! git -C "$P" am -q --keep-cr "$SERIES_DIR/$p" >"$BUILD/am.log" 2>&1; then
+			echo "ERROR: patch does not apply: $p" >&2
+			files=$(git -C "$P" am --show-current-patch=diff 2>/dev/null |
+				grep '^diff --git' | awk '{print $3}' | sed 's|^a/||' | sort -u)
+			# Name only the files whose hunks fail.
+			bad=$(git -C "$P" apply --check "$SERIES_DIR/$p" 2>&1 |
+				sed -n 's/^error: patch failed: \([^:]*\):.*/\1/p; s/^error: \([^:]*\): does not exist.*/\1/p' | sort -u)
+			echo "ERROR: failing files: ${bad:-$files}" >&2
+			git -C "$P" am --abort >/dev/null 2>&1 || true
+			exit 1
+		fi
+	done <"$SERIES_DIR/series"
+	echo "$sum" >"$BUILD/patched.series-sum"
+	note "applied $n patch(es) from patches/series"
+else
+	note "patched branch up to date ($(git -C "$BUILD/src-patched" rev-list --count baseline..HEAD) patches)"
+fi
+stage_end
