@@ -48,4 +48,4 @@ test-host: host-bins
 	@scripts/test-host.sh
 
 clean:
-	rm -rf $(BUILD)/out $(BUILD)/guest $(BUILD)/host $(BUILD)/logs
+	rm -rf $(BUILD)/src-*/out-* $(BUILD)/guest $(BUILD)/host $(BUILD)/logs

@@ -2,6 +2,9 @@
 # Boot a kernel + initramfs in QEMU with a hard timeout and judge the run.
 #
 # Usage: scripts/boot.sh BZIMAGE INITRAMFS LOG [extra kernel args]
+# LOG gets the kernel console (ttyS0, incl. KUnit's KTAP); the guest
+# suites' KTAP goes to a second port (ttyS1) saved as LOG minus .log
+# plus .ktap, so printk lines never interleave with it.
 # Exit 0: guest powered off after a complete KTAP run with a clean console.
 # Exit 1: panic, hang/timeout, QEMU killed, incomplete KTAP, or a sanitizer
 #         or WARNING/BUG/Oops report; one line says why, with the log path.
@@ -11,15 +14,14 @@ set -euo pipefail
 kernel=$1 initrd=$2 log=$3; shift 3
 accel=$("$ROOT"/scripts/accel.sh "$kernel")
 timeout_s=${BOOT_TIMEOUT:-900}
+ktap=${log%.log}.ktap
 mkdir -p "$(dirname "$log")"
-: >"$log"
+: >"$log"; : >"$ktap"
 
 # panic=-1 + -no-reboot: a panic ends QEMU at once instead of hanging.
-# loglevel=4 keeps info printk off the console (KTAP stays readable);
-# warnings, sanitizer reports and oopses still print.
-append="console=ttyS0 panic=-1 loglevel=4 $*"
+append="console=ttyS0 panic=-1 ktap=/dev/ttyS1 $*"
 qemu=(qemu-system-x86_64 -accel "$accel" -m "${GUEST_MEM:-2048}" -smp 2
-	-nodefaults -display none -no-reboot -serial "file:$log"
+	-nodefaults -display none -no-reboot -serial "file:$log" -serial "file:$ktap"
 	-kernel "$kernel" -initrd "$initrd" -append "$append")
 [ "$accel" = kvm ] && qemu+=(-cpu host)
 
@@ -34,7 +36,7 @@ while kill -0 "$pid" 2>/dev/null; do
 	now=$(date +%s)
 	if [ $((now - last)) -ge 30 ]; then
 		last=$now
-		note "... $accel guest running $((now - t0))s: $(grep -a -E '^ *(ok|not ok) ' "$log" | tail -1 | cut -c1-70)"
+		note "... $accel guest running $((now - t0))s: $(grep -a -E '^ *(ok|not ok) ' "$ktap" | tail -1 | cut -c1-70)"
 	fi
 done
 set +e
@@ -54,5 +56,5 @@ if grep -a -q 'Kernel panic' "$log"; then
 	fail "guest panicked: $(grep -a -m1 'Kernel panic' "$log")"
 fi
 "$ROOT"/scripts/console-check.sh "$log" || fail "console shows kernel reports (quoted above)"
-grep -a -q '# init: done' "$log" || fail "guest stopped before init finished (killed or crashed)"
+grep -a -q '# init: done' "$ktap" || fail "guest stopped before init finished (killed or crashed)"
 note "guest ran ${dur}s under $accel"

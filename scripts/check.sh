@@ -23,6 +23,25 @@ finish() {
 	[ "$f" = 0 ]
 	exit $?
 }
+# ktap_counts LOG NAME: validate one KTAP log and add its case counts.
+ktap_counts() {
+	local out line p f s rc=0
+	out=$("$BUILD"/host/ktapdiff --check "$1" 2>&1) || rc=$?
+	echo "$out" | sed 's/^/  /'
+	# The nested results are the cases; a suite that failed at the top
+	# level without a failing case (crash, timeout) adds one failure.
+	line=$(echo "$out" | awk '/^top level:/ {tp=$3; tf=$5; ts=$7; top=1}
+		/^nested:/ {np=$2; nf=$4; ns=$6}
+		END { if (!top) exit; if (np + nf + ns == 0) print tp, tf, ts;
+		      else print np, (tf > nf ? tf : nf), ns }' | tr -d ',')
+	if [ -n "$line" ] && [ "$rc" != 2 ]; then
+		read -r p f s <<<"$line"
+		result_counts "$p" "$f" "$s" "$2"
+	else
+		result fail "$2" "no complete KTAP in $(rel "$1")"
+	fi
+}
+
 # A stage that cannot produce what later stages need ends the run.
 fatal() {
 	result fail "$1" "$2"
@@ -38,40 +57,36 @@ scripts/test-host.sh
 stage_end
 
 for v in baseline patched; do
-	scripts/build.sh "$BUILD/src-$v" "$BUILD/out/$tc/$v" "$tc" && result pass "build-$tc-$v" ||
-		fatal "build-$tc-$v" "see $BUILD/out/$tc/$v/build.log"
+	scripts/build.sh "$BUILD/src-$v" "$(objdir "$v" "$tc")" "$tc" && result pass "build-$tc-$v" ||
+		fatal "build-$tc-$v" "see $(rel "$(objdir "$v" "$tc")")/build.log"
 done
 scripts/guest.sh || fatal guest "guest programs did not build"
 
 for v in baseline patched; do
 	stage "boot $v ($tc)"
 	log=$BUILD/logs/check-$tc-$v.log
-	if scripts/boot.sh "$BUILD/out/$tc/$v/arch/x86/boot/bzImage" "$BUILD/guest/initramfs.cpio" "$log"; then
+	if scripts/boot.sh "$(objdir "$v" "$tc")/arch/x86/boot/bzImage" "$BUILD/guest/initramfs.cpio" "$log"; then
 		result pass "boot-$v"
 	else
 		result fail "boot-$v"
 	fi
-	# Guest cases of this kernel: ktapdiff --check prints the counts.
-	out=$("$BUILD"/host/ktapdiff --check "$log" 2>&1)
-	echo "$out" | sed 's/^/  /'
-	line=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
-	if [ -n "$line" ]; then
-		read -r p f s < <(echo "$line" | sed -E 's/^([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?.*/\1 \2 \4/')
-		result_counts "$p" "$f" "${s:-0}" "guest-$v"
-	else
-		result fail "guest-$v" "no complete KTAP in $(rel "$log")"
-	fi
+	# Guest suites (ttyS1) and KUnit (console): ktapdiff --check counts.
+	ktap_counts "$BUILD/logs/check-$tc-$v.ktap" "guest-$v"
+	ktap_counts "$log" "kunit-$v"
 	stage_end
 done
 
 stage "compare baseline vs patched"
-if "$BUILD"/host/ktapdiff --allow "$ROOT"/config/allowed-differences \
-	"$BUILD/logs/check-$tc-baseline.log" "$BUILD/logs/check-$tc-patched.log" >"$BUILD/logs/compare.txt" 2>&1; then
-	result pass compare-baseline-patched
-else
-	result fail compare-baseline-patched "see $(rel "$BUILD/logs/compare.txt")"
-fi
-cat "$BUILD/logs/compare.txt"
+for kind in ktap log; do
+	out=$BUILD/logs/compare-$kind.txt
+	if "$BUILD"/host/ktapdiff --allow "$ROOT"/config/allowed-differences \
+		"$BUILD/logs/check-$tc-baseline.$kind" "$BUILD/logs/check-$tc-patched.$kind" >"$out" 2>&1; then
+		result pass "compare-$kind"
+	else
+		result fail "compare-$kind" "see $(rel "$out")"
+	fi
+	cat "$out"
+done
 stage_end
 
 if [ -n "${CHECK_FULL:-}" ]; then

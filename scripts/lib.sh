@@ -80,3 +80,11 @@ result_counts() {
 	for ((i = 0; i < s; i++)); do printf 'skip\t%s\t\n' "$name" >>"$RESULTS"; done
 	echo "  $name: $p passed, $f failed, $s skipped"
 }
+
+# Object dir of a variant (baseline|patched) for a toolchain.  It sits
+# inside the worktree so kbuild uses srctree=.. and both worktrees give
+# ccache identical command lines: files whose inputs the series does not
+# change are compiled once.
+objdir() {
+	echo "$BUILD/src-$1/out-$2"
+}

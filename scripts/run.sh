@@ -10,12 +10,12 @@ mkdir -p "$BUILD"; : >"$STAGE_LOG"
 
 "$ROOT"/scripts/deps.sh
 "$ROOT"/scripts/tree.sh
-"$ROOT"/scripts/build.sh "$BUILD/src-patched" "$BUILD/out/$tc/patched" "$tc"
+"$ROOT"/scripts/build.sh "$BUILD/src-patched" "$(objdir patched "$tc")" "$tc"
 "$ROOT"/scripts/guest.sh
 
 stage "boot patched ($tc)"
 log=$BUILD/logs/run-$tc-patched.log
-kernel=$BUILD/out/$tc/patched/arch/x86/boot/bzImage
+kernel=$(objdir patched "$tc")/arch/x86/boot/bzImage
 rc=0
 "$ROOT"/scripts/boot.sh "$kernel" "$BUILD/guest/initramfs.cpio" "$log" || rc=1
 stage_end
@@ -29,6 +29,9 @@ gcc) echo "toolchain:   $(gcc-12 --version | head -1)" ;;
 esac
 echo "accelerator: $("$ROOT"/scripts/accel.sh "$kernel")"
 echo "console:     $(rel "$log")"
+echo "-- guest suites (ttyS1):"
+"$BUILD"/host/ktapdiff --check "${log%.log}.ktap" || rc=1
+echo "-- KUnit (console):"
 "$BUILD"/host/ktapdiff --check "$log" || rc=1
 echo "total time:  $(( $(date +%s) - t_all ))s"
 exit $rc

@@ -9,7 +9,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # KTAP parser/differ unit tests (C); they print "N passed, N failed".
-out=$("$BUILD"/host/ktap_test 2>&1); rc=$?
+out=$("$BUILD"/host/ktap_test "$BUILD"/host/ktapdiff "$ROOT"/tests/data 2>&1); rc=$?
 line=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
 p=$(echo "$line" | sed -n 's/^\([0-9]*\) passed.*/\1/p'); f=$(echo "$line" | sed -n 's/.*passed, \([0-9]*\) failed.*/\1/p')
 if [ -z "$line" ] || { [ "$rc" != 0 ] && [ "${f:-0}" = 0 ]; }; then

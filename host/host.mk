@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+# Build rules for the C parts of the harness; include from the top-level
+# Makefile.  Outputs go under $(BUILD):
+#   $(BUILD)/host/ktapdiff          compare/check console logs
+#   $(BUILD)/host/ktap_test         unit tests of the KTAP parser
+#   $(BUILD)/guest/init             PID 1 of the test initramfs (static)
+#   $(BUILD)/guest/sockaddr_basic   first guest suite (static)
+# Phony targets: host-tools, guest-progs, host-check (runs the unit tests).
+
+# Repository root, as the includer named it ("." for "include host/host.mk"):
+# relative, so logs show no host-specific absolute paths.
+HOSTMK_ROOT := $(patsubst %/,%,$(dir $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))))
+
+BUILD ?= build
+HOST_CC ?= gcc
+GUEST_CC ?= gcc
+C_WARN ?= -Wall -Wextra -O2
+# kselftest_harness.h and kselftest.h of the kernel under test.
+KSELFTEST_DIR ?= $(BUILD)/linux/tools/testing/selftests
+
+KTAP_SRC := $(HOSTMK_ROOT)/host/ktap.c $(HOSTMK_ROOT)/host/ktap.h
+KSELFTEST_HDRS := $(KSELFTEST_DIR)/kselftest_harness.h \
+		  $(KSELFTEST_DIR)/kselftest.h
+
+.PHONY: host-tools guest-progs host-check
+
+host-tools: $(BUILD)/host/ktapdiff $(BUILD)/host/ktap_test
+guest-progs: $(BUILD)/guest/init $(BUILD)/guest/sockaddr_basic
+
+$(BUILD)/host/ktapdiff: $(HOSTMK_ROOT)/host/ktapdiff.c $(KTAP_SRC)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(C_WARN) -o $@ $(filter %.c,$^)
+
+$(BUILD)/host/ktap_test: $(HOSTMK_ROOT)/tests/ktap_test.c $(KTAP_SRC)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(C_WARN) -I$(HOSTMK_ROOT)/host -o $@ $(filter %.c,$^)
+
+$(BUILD)/guest/init: $(HOSTMK_ROOT)/guest/init.c
+	@mkdir -p $(@D)
+	$(GUEST_CC) -static $(C_WARN) -o $@ $<
+
+$(BUILD)/guest/sockaddr_basic: $(HOSTMK_ROOT)/guest/sockaddr_basic.c \
+			       $(KSELFTEST_HDRS)
+	@mkdir -p $(@D)
+	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $<
+
+host-check: $(BUILD)/host/ktap_test $(BUILD)/host/ktapdiff
+	$(BUILD)/host/ktap_test $(BUILD)/host/ktapdiff $(HOSTMK_ROOT)/tests/data

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of host/ktap.c and the ktapdiff exit codes.
+ *
+ *   ktap_test KTAPDIFF DATADIR
+ *
+ * DATADIR holds the sample console logs (tests/data).  Prints KTAP and,
+ * last, one line "N passed, N failed"; exits 1 if anything failed.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ktap.h"
+
+static const char *ktapdiff, *datadir;
+static int failures;
+
+/* Record a failed expectation; the test keeps going to show them all. */
+#define EXPECT(cond) do {						\
+	if (!(cond)) {							\
+		printf("# %s:%d: expected %s\n", __func__, __LINE__, #cond); \
+		failures++;						\
+	}								\
+} while (0)
+
+static char *data(const char *name)
+{
+	static char path[4][512];
+	static int next;
+	char *p = path[next++ % 4];
+
+	snprintf(p, sizeof(path[0]), "%s/%s", datadir, name);
+	return p;
+}
+
+static int parse(const char *name, struct ktap_log *log)
+{
+	int ret = ktap_parse_file(data(name), log);
+
+	if (ret)
+		printf("# %s: %s\n", name, log->error);
+	return ret;
+}
+
+/* Exit status of ktapdiff with up to 3 arguments, output discarded. */
+static int run_ktapdiff(const char *a, const char *b, const char *c)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (!freopen("/dev/null", "w", stdout) ||
+		    !freopen("/dev/null", "w", stderr))
+			_exit(126);
+		execl(ktapdiff, ktapdiff, a, b, c, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static void test_complete(void)
+{
+	struct ktap_log log;
+	struct ktap_test *s1, *s2;
+
+	EXPECT(parse("complete.log", &log) == 0);
+	EXPECT(log.root.plan == 2 && log.root.nsub == 2);
+	if (log.root.nsub == 2) {
+		s1 = log.root.sub[0];
+		s2 = log.root.sub[1];
+		EXPECT(!strcmp(s1->name, "sockaddr_basic"));
+		EXPECT(s1->result == KTAP_PASS && s1->plan == 3);
+		EXPECT(s1->nsub == 3 && !s1->incomplete);
+		if (s1->nsub == 3) {
+			EXPECT(s1->sub[0]->nobs == 1);
+			EXPECT(s1->sub[1]->nobs == 2);
+			EXPECT(!strcmp(s1->sub[1]->obs[0],
+				       "inet4_stream.bind_valid.bind: ret=0 errno=0"));
+			EXPECT(s1->sub[2]->result == KTAP_SKIP);
+		}
+		EXPECT(s2->result == KTAP_SKIP && s2->nsub == 1);
+		if (s2->nsub == 1)	/* TAP "ok 1 - name" style */
+			EXPECT(!strcmp(s2->sub[0]->name, "only_case"));
+	}
+	ktap_free(&log);
+}
+
+static void test_printk_interleaved(void)
+{
+	struct ktap_log log;
+	struct ktap_test *s;
+
+	EXPECT(parse("printk.log", &log) == 0);
+	/* The KUnit document behind timestamps must not be taken. */
+	EXPECT(log.root.plan == 1 && log.root.nsub == 1);
+	if (log.root.nsub != 1)
+		goto out;
+	s = log.root.sub[0];
+	EXPECT(!strcmp(s->name, "suite_a") && s->nsub == 2);
+	if (s->nsub == 2) {
+		EXPECT(s->sub[0]->nobs == 1);
+		EXPECT(s->sub[1]->result == KTAP_PASS);
+		EXPECT(s->sub[1]->nobs == 1);
+	}
+out:
+	ktap_free(&log);
+}
+
+static void test_console_prefix(void)
+{
+	struct ktap_log log;
+
+	EXPECT(parse("prefix.log", &log) == 0);
+	EXPECT(log.root.nsub == 1);
+	if (log.root.nsub == 1) {
+		EXPECT(log.root.sub[0]->nsub == 1);
+		if (log.root.sub[0]->nsub == 1)
+			EXPECT(log.root.sub[0]->sub[0]->nobs == 1);
+	}
+	ktap_free(&log);
+}
+
+static void test_missing_plan(void)
+{
+	struct ktap_log log;
+
+	EXPECT(ktap_parse_file(data("noplan.log"), &log) == -1);
+	EXPECT(strstr(log.error, "no plan") != NULL);
+	ktap_free(&log);
+}
+
+static void test_truncated(void)
+{
+	struct ktap_log log;
+
+	EXPECT(ktap_parse_file(data("truncated.log"), &log) == -1);
+	EXPECT(strstr(log.error, "1 of 2") != NULL);
+	ktap_free(&log);
+}
+
+static void test_nested_levels(void)
+{
+	struct ktap_log log;
+	struct ktap_test *top, *mid;
+
+	EXPECT(parse("deep.log", &log) == 0);
+	EXPECT(log.root.nsub == 1);
+	if (log.root.nsub != 1)
+		goto out;
+	top = log.root.sub[0];
+	EXPECT(top->result == KTAP_FAIL && top->nsub == 2);
+	if (top->nsub != 2)
+		goto out;
+	mid = top->sub[0];
+	EXPECT(!strcmp(mid->name, "test_3") && mid->nsub == 2);
+	if (mid->nsub == 2)
+		EXPECT(mid->sub[0]->result == KTAP_FAIL);
+	EXPECT(top->sub[1]->result == KTAP_SKIP);
+	EXPECT(!strcmp(top->sub[1]->directive, "SKIP"));
+out:
+	ktap_free(&log);
+}
+
+static void test_suite_crash(void)
+{
+	struct ktap_log log;
+
+	EXPECT(parse("suite_crash.log", &log) == 0);
+	EXPECT(log.root.nsub == 2);
+	if (log.root.nsub == 2) {
+		EXPECT(log.root.sub[0]->incomplete);
+		EXPECT(log.root.sub[0]->result == KTAP_FAIL);
+		EXPECT(!log.root.sub[1]->incomplete);
+	}
+	ktap_free(&log);
+}
+
+static void test_diff_exit_codes(void)
+{
+	EXPECT(run_ktapdiff(data("complete.log"), data("complete.log"),
+			    NULL) == 0);
+	EXPECT(run_ktapdiff(data("complete.log"), data("one_diff.log"),
+			    NULL) == 1);
+	EXPECT(run_ktapdiff("--allow", data("allow_one_diff.txt"),
+			    data("complete.log")) == 2);	/* one log only */
+	EXPECT(run_ktapdiff(data("complete.log"), data("truncated.log"),
+			    NULL) == 2);
+	EXPECT(run_ktapdiff(data("noplan.log"), data("complete.log"),
+			    NULL) == 2);
+}
+
+/* execl() takes at most 3 arguments in run_ktapdiff: use a small shim. */
+static int run_allowed(const char *allow, const char *a, const char *b)
+{
+	char *cmd;
+	int ret;
+
+	if (asprintf(&cmd, "'%s' --allow '%s' '%s' '%s' >/dev/null 2>&1",
+		     ktapdiff, allow, a, b) < 0)
+		return -1;
+	ret = system(cmd);
+	free(cmd);
+	return WIFEXITED(ret) ? WEXITSTATUS(ret) : -1;
+}
+
+static void test_diff_allow_list(void)
+{
+	EXPECT(run_allowed(data("allow_one_diff.txt"), data("complete.log"),
+			   data("one_diff.log")) == 0);
+	EXPECT(run_allowed(data("allow_no_reason.txt"), data("complete.log"),
+			   data("one_diff.log")) == 2);
+	/* Allowing by obs label, "<kind>.<case>.<step>". */
+	EXPECT(run_allowed(data("allow_obs_label.txt"), data("complete.log"),
+			   data("one_diff.log")) == 0);
+	EXPECT(run_allowed(data("allow_other_label.txt"),
+			   data("complete.log"), data("one_diff.log")) == 1);
+}
+
+static void test_check_mode(void)
+{
+	EXPECT(run_ktapdiff("--check", data("complete.log"), NULL) == 0);
+	EXPECT(run_ktapdiff("--check", data("suite_crash.log"), NULL) == 1);
+	EXPECT(run_ktapdiff("--check", data("truncated.log"), NULL) == 2);
+	EXPECT(run_ktapdiff("--check", data("noplan.log"), NULL) == 2);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} tests[] = {
+	{ "complete_log", test_complete },
+	{ "printk_interleaved", test_printk_interleaved },
+	{ "console_prefix", test_console_prefix },
+	{ "missing_plan", test_missing_plan },
+	{ "truncated_run", test_truncated },
+	{ "nested_levels_and_skip", test_nested_levels },
+	{ "suite_crash_incomplete", test_suite_crash },
+	{ "diff_exit_codes", test_diff_exit_codes },
+	{ "diff_allow_list", test_diff_allow_list },
+	{ "check_mode", test_check_mode },
+};
+
+int main(int argc, char **argv)
+{
+	int n = sizeof(tests) / sizeof(tests[0]), passed = 0;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: ktap_test KTAPDIFF DATADIR\n");
+		return 2;
+	}
+	ktapdiff = argv[1];
+	datadir = argv[2];
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("KTAP version 1\n1..%d\n", n);
+	for (int i = 0; i < n; i++) {
+		int before = failures;
+
+		tests[i].fn();
+		if (failures == before)
+			passed++;
+		printf("%sok %d - %s\n", failures == before ? "" : "not ",
+		       i + 1, tests[i].name);
+	}
+	printf("%d passed, %d failed\n", passed, n - passed);
+	return passed == n ? 0 : 1;
+}
