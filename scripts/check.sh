@@ -62,6 +62,10 @@ for v in baseline patched; do
 done
 scripts/guest.sh || fatal guest "guest programs did not build"
 
+stage "harness fault tests (boot)"
+scripts/test-boot-faults.sh "$(objdir baseline "$tc")/arch/x86/boot/bzImage" "$BUILD/guest/initramfs.cpio"
+stage_end
+
 for v in baseline patched; do
 	stage "boot $v ($tc)"
 	log=$BUILD/logs/check-$tc-$v.log

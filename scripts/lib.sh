@@ -8,7 +8,7 @@ export ROOT BUILD
 
 # The 6.12.y release the series was last verified on; another one is
 # reported loudly but does not stop the run.
-VERIFIED_SUBLEVEL=118
+export VERIFIED_SUBLEVEL=118
 
 die() {
 	echo "ERROR: $*" >&2

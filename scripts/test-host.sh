@@ -42,7 +42,7 @@ printf '#!/bin/sh\nexec sleep 300\n' >"$tmp/bin/qemu-system-x86_64"
 chmod +x "$tmp/bin/qemu-system-x86_64"
 : >"$tmp/kvm"
 t0=$(date +%s)
-v=$(PATH="$tmp/bin:$PATH" KVM_DEV="$tmp/kvm" KVM_PROBE_TIMEOUT=3 ACCEL_CACHE="$tmp/accel" ACCEL= \
+v=$(PATH="$tmp/bin:$PATH" KVM_DEV="$tmp/kvm" KVM_PROBE_TIMEOUT=3 ACCEL_CACHE="$tmp/accel" ACCEL='' \
 	"$ROOT"/scripts/accel.sh /dev/null 2>/dev/null)
 dt=$(( $(date +%s) - t0 ))
 if [ "$v" = tcg ] && [ "$dt" -le 10 ] && ! pgrep -f "$tmp/bin/qemu" >/dev/null; then
@@ -50,7 +50,7 @@ if [ "$v" = tcg ] && [ "$dt" -le 10 ] && ! pgrep -f "$tmp/bin/qemu" >/dev/null; 
 else
 	result fail kvm-probe-hang-falls-back-to-tcg "got '$v' after ${dt}s"
 fi
-v=$(KVM_DEV="$tmp/absent" ACCEL_CACHE="$tmp/accel2" ACCEL= "$ROOT"/scripts/accel.sh /dev/null 2>/dev/null)
+v=$(KVM_DEV="$tmp/absent" ACCEL_CACHE="$tmp/accel2" ACCEL='' "$ROOT"/scripts/accel.sh /dev/null 2>/dev/null)
 [ "$v" = tcg ] && result pass kvm-absent-uses-tcg || result fail kvm-absent-uses-tcg "got '$v'"
 
 # A package apt cannot install: clear error, nonzero exit, bounded time.

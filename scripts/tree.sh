@@ -71,10 +71,10 @@ if [ "$(cat "$BUILD/patched.series-sum" 2>/dev/null)" != "$sum" ]; then
 		if ! git -C "$P" am -q --keep-cr "$SERIES_DIR/$p" >"$BUILD/am.log" 2>&1; then
 			echo "ERROR: patch does not apply: $p" >&2
 			files=$(git -C "$P" am --show-current-patch=diff 2>/dev/null |
-				grep '^diff --git' | awk '{print $3}' | sed 's|^a/||' | sort -u)
+				grep '^diff --git' | awk '{print $3}' | sed 's|^a/||' | sort -u || true)
 			# Name only the files whose hunks fail.
 			bad=$(git -C "$P" apply --check "$SERIES_DIR/$p" 2>&1 |
-				sed -n 's/^error: patch failed: \([^:]*\):.*/\1/p; s/^error: \([^:]*\): does not exist.*/\1/p' | sort -u)
+				sed -n 's/^error: patch failed: \([^:]*\):.*/\1/p; s/^error: \([^:]*\): does not exist.*/\1/p' | sort -u || true)
 			echo "ERROR: failing files: ${bad:-$files}" >&2
 			git -C "$P" am --abort >/dev/null 2>&1 || true
 			exit 1

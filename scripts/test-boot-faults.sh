@@ -1,0 +1,44 @@
+#!/bin/bash
+# Fault tests of the boot stage with a real kernel: a guest that panics,
+# one that never prints its KTAP plan nor powers off, and QEMU killed
+# mid-run.  Each must end in bounded time, nonzero, with a clear reason,
+# and leave no QEMU running.  Appends to $RESULTS.
+#
+# Usage: scripts/test-boot-faults.sh BZIMAGE INITRAMFS
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+kernel=$1 initrd=$2
+dir=$BUILD/logs/faults
+mkdir -p "$dir"
+
+# expect NAME PATTERN BOUND -- boot.sh args...: boot.sh must fail within
+# BOUND seconds with PATTERN in its message, and leave no QEMU behind.
+expect() {
+	local name=$1 pat=$2 bound=$3 t0 dt msg rc; shift 4
+	t0=$(date +%s)
+	msg=$("$ROOT"/scripts/boot.sh "$@" 2>&1); rc=$?
+	dt=$(( $(date +%s) - t0 ))
+	if [ "$rc" != 0 ] && echo "$msg" | grep -q "$pat" && [ "$dt" -le "$bound" ] &&
+		! pgrep -f "file:$dir/$name" >/dev/null; then
+		result pass "fault-$name" "${dt}s: $(echo "$msg" | grep -m1 "$pat")"
+	else
+		echo "$msg" | tail -3 | sed 's/^/  | /'
+		result fail "fault-$name" "rc=$rc after ${dt}s"
+	fi
+}
+
+expect panic 'guest panicked' 400 -- "$kernel" "$initrd" "$dir/panic.log" init_panic=1
+BOOT_TIMEOUT=${HANG_TIMEOUT:-120} expect hang 'did not power off within' 200 -- \
+	"$kernel" "$initrd" "$dir/hang.log" init_hang=1
+
+# Kill QEMU once the kernel is booting.
+(
+	for _ in $(seq 1 300); do
+		grep -q 'Linux version' "$dir/killed.log" 2>/dev/null && break
+		sleep 1
+	done
+	pkill -KILL -f "file:$dir/killed.log"
+) &
+killer=$!
+expect killed 'QEMU exited with status' 400 -- "$kernel" "$initrd" "$dir/killed.log"
+wait "$killer" 2>/dev/null
