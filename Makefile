@@ -7,7 +7,7 @@ BUILD ?= build
 export TOOLCHAIN BUILD
 
 # Guest suites packed into the initramfs, run in this order.
-SUITES ?= sockaddr_basic
+SUITES ?= netdevs sockaddr_basic sockaddr_matrix
 
 .PHONY: all run check check-full deps tree guest-bins host-bins print-suites \
 	test-host clean help

@@ -5,6 +5,8 @@
 #   $(BUILD)/host/ktap_test         unit tests of the KTAP parser
 #   $(BUILD)/guest/init             PID 1 of the test initramfs (static)
 #   $(BUILD)/guest/sockaddr_basic   first guest suite (static)
+#   $(BUILD)/guest/netdevs          guest devices for the matrix (static)
+#   $(BUILD)/guest/sockaddr_matrix  every socket kind x address (static)
 # Phony targets: host-tools, guest-progs, host-check (runs the unit tests).
 
 # Repository root, as the includer named it ("." for "include host/host.mk"):
@@ -25,7 +27,8 @@ KSELFTEST_HDRS := $(KSELFTEST_DIR)/kselftest_harness.h \
 .PHONY: host-tools guest-progs host-check
 
 host-tools: $(BUILD)/host/ktapdiff $(BUILD)/host/ktap_test
-guest-progs: $(BUILD)/guest/init $(BUILD)/guest/sockaddr_basic
+guest-progs: $(BUILD)/guest/init $(BUILD)/guest/sockaddr_basic \
+	     $(BUILD)/guest/netdevs $(BUILD)/guest/sockaddr_matrix
 
 $(BUILD)/host/ktapdiff: $(HOSTMK_ROOT)/host/ktapdiff.c $(KTAP_SRC)
 	@mkdir -p $(@D)
@@ -43,6 +46,21 @@ $(BUILD)/guest/sockaddr_basic: $(HOSTMK_ROOT)/guest/sockaddr_basic.c \
 			       $(KSELFTEST_HDRS)
 	@mkdir -p $(@D)
 	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $<
+
+GUEST_DIR := $(HOSTMK_ROOT)/guest
+
+$(BUILD)/guest/netdevs: $(GUEST_DIR)/netdevs.c $(GUEST_DIR)/nl.c \
+			$(GUEST_DIR)/nl.h $(GUEST_DIR)/guestenv.h \
+			$(KSELFTEST_HDRS)
+	@mkdir -p $(@D)
+	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)
+
+$(BUILD)/guest/sockaddr_matrix: $(GUEST_DIR)/sockaddr_matrix.c \
+				$(GUEST_DIR)/matrix_kinds.c \
+				$(GUEST_DIR)/matrix.h $(GUEST_DIR)/guestenv.h \
+				$(KSELFTEST_HDRS)
+	@mkdir -p $(@D)
+	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)
 
 host-check: $(BUILD)/host/ktap_test $(BUILD)/host/ktapdiff
 	$(BUILD)/host/ktap_test $(BUILD)/host/ktapdiff $(HOSTMK_ROOT)/tests/data
