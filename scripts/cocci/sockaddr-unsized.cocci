@@ -4,14 +4,17 @@
 // different files (inet_stream_connect is defined in af_inet.c and used
 // in af_inet6.c).
 //
-//   INIT  file line table-type table field function
-//   DEF   file line function old|new static|extern   (definitions)
-//   STATIC file line function                       (static definitions)
-//   CALL  file line callee argument                  (callers)
-virtual report
+//   INIT   file line table-type table field function  (-D tables)
+//   CALL   file line callee argument                  (-D tables)
+//   DEF    file line function old|new                 (-D defs)
+//   STATIC file line function        (-D defs, old static definitions)
+// Two passes keep it fast: -D tables over files naming the tables or
+// callees, then -D defs only over files naming an assigned function.
+virtual tables
+virtual defs
 
 // Callbacks assigned in ops-table initialisers.
-@ops@
+@ops depends on tables@
 identifier I, fn;
 identifier fld =~ "^(bind|connect)$";
 position p;
@@ -23,7 +26,7 @@ I << ops.I; fn << ops.fn; fld << ops.fld; p << ops.p;
 @@
 print("INIT\t%s\t%s\tproto_ops\t%s\t%s\t%s" % (p[0].file, p[0].line, I, fld, fn))
 
-@prot@
+@prot depends on tables@
 identifier I, fn;
 identifier fld =~ "^(bind|connect|pre_connect|bind_add)$";
 position p;
@@ -35,9 +38,21 @@ I << prot.I; fn << prot.fn; fld << prot.fld; p << prot.p;
 @@
 print("INIT\t%s\t%s\tproto\t%s\t%s\t%s" % (p[0].file, p[0].line, I, fld, fn))
 
+@stub@
+identifier I, fn;
+identifier fld =~ "^inet6_bind$";
+position p;
+@@
+struct ipv6_bpf_stub I = { ..., .fld = fn@p, ... };
+
+@script:python@
+I << stub.I; fn << stub.fn; fld << stub.fld; p << stub.p;
+@@
+print("INIT\t%s\t%s\tipv6_bpf_stub\t%s\t%s\t%s" % (p[0].file, p[0].line, I, fld, fn))
+
 // Every definition taking an address: the shell keeps the ones whose
 // name was assigned above.  Static ones only match tables in their file.
-@olddef@
+@olddef depends on defs@
 identifier fn, a;
 type T;
 position p;
@@ -49,7 +64,7 @@ fn << olddef.fn; p << olddef.p;
 @@
 print("DEF\t%s\t%s\t%s\told" % (p[0].file, p[0].line, fn))
 
-@newdef@
+@newdef depends on defs@
 identifier fn, a;
 type T;
 position p;
@@ -63,7 +78,7 @@ print("DEF\t%s\t%s\t%s\tnew" % (p[0].file, p[0].line, fn))
 
 // Static old definitions: a static callback only serves tables in its
 // own file (raw_bind exists in net/ipv4 and net/can).
-@stdef@
+@stdef depends on defs@
 identifier fn, a;
 type T;
 position p;
@@ -77,7 +92,7 @@ print("STATIC\t%s\t%s\t%s" % (p[0].file, p[0].line, fn))
 
 // Callers that still hand a struct sockaddr * (cast, local or
 // parameter) to a converted callee.
-@callk@
+@callk depends on tables@
 struct sockaddr *A;
 expression S;
 identifier k =~ "^(kernel_bind|kernel_connect|sock_bind_add|__cgroup_bpf_run_filter_sock_addr|BPF_CGROUP_RUN_.*SA_PROG.*)$";
@@ -90,7 +105,7 @@ p << callk.p; A << callk.A; k << callk.k;
 @@
 print("CALL\t%s\t%s\t%s\t%s" % (p[0].file, p[0].line, k, " ".join(A.split())))
 
-@callf@
+@callf depends on tables@
 struct sockaddr *A;
 expression S, E;
 identifier f =~ "^(bind|connect|pre_connect|bind_add)$";

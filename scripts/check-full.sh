@@ -1,0 +1,21 @@
+#!/bin/bash
+# make check-full extras, run after make check's own stages: the heavy
+# checks that do not fit make check's 60 minutes.  Appends to $RESULTS.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+stage "completeness over the whole tree"
+if "$ROOT"/scripts/completeness.sh "$BUILD/src-patched"; then
+	result pass completeness
+else
+	result fail completeness
+fi
+stage_end
+
+stage "bisect build of every patch (gcc-12 + clang-19)"
+if "$ROOT"/scripts/check-bisect.sh; then
+	result pass check-bisect
+else
+	result fail check-bisect
+fi
+stage_end
