@@ -10,9 +10,16 @@ FNR == 1 { instruct = ""; decl = ""; inmacro = "" }
 
 # Bodies of the BPF_CGROUP_RUN_* macros.
 /^#define[ \t]+BPF_CGROUP_RUN_/ { inmacro = $2; sub(/\(.*/, "", inmacro) }
+# 6.12 passes uaddr through uncast; upstream casts it to sockaddr_unsized
+# so that callers may hand any sockaddr_in/in6/un pointer.
 inmacro != "" {
 	if ($0 ~ old) print "LEFT", FILENAME ":" FNR ": " inmacro ": casts to struct sockaddr *"
-	if ($0 !~ /\\$/) inmacro = ""
+	if (call) {
+		if ($0 ~ /struct sockaddr_unsized/) call = 0
+		else if (++call > 2) { print "LEFT", FILENAME ":" cline ": " inmacro ": passes uaddr to __cgroup_bpf_run_filter_sock_addr without a struct sockaddr_unsized cast"; call = 0 }
+	}
+	if ($0 ~ /__cgroup_bpf_run_filter_sock_addr\(/ && $0 !~ /struct sockaddr_unsized/) { call = 1; cline = FNR }
+	if ($0 !~ /\\$/) { inmacro = ""; call = 0 }
 	next
 }
 

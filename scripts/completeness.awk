@@ -46,7 +46,8 @@ END {
 			found = 1
 			if (dstate[fn, i] == "old" && !(d in told)) {
 				told[d] = 1
-				print "LEFT", d ": " fn ": takes struct sockaddr * (" site[k] " at " k ")"
+				print "LEFT", d ": " fn ": takes struct sockaddr * (" \
+					(site[k] ~ /^helper/ ? "helper on the call path" : site[k] " at " k) ")"
 			}
 		}
 		if (!found) print "NODEF", fn, k
