@@ -116,4 +116,4 @@ position p;
 @script:python@
 p << callf.p; A << callf.A; f << callf.f; E << callf.E;
 @@
-print("CALL\t%s\t%s\t%s\t%s" % (p[0].file, p[0].line, " ".join(E.split()) + "->" + f, " ".join(A.split())))
+print("CALL\t%s\t%s\t%s\t%s" % (p[0].file, p[0].line, "".join(E.split()) + "->" + f, " ".join(A.split())))
