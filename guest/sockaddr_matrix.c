@@ -67,7 +67,7 @@
 
 #define FILL		0xa5
 #define WAIT_MS		2000	/* handshakes on loopback; never hit if ok */
-#define KIND_ALARM	20	/* a hung kind dies alone, not the suite */
+#define KIND_ALARM	90	/* a hung kind dies alone, not the suite */
 /* Not in glibc's headers (include/uapi/linux/sctp.h). */
 #define SCTP_SOCKOPT_BINDX_ADD	100
 #define SCTP_SOCKOPT_CONNECTX	110

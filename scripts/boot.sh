@@ -13,14 +13,14 @@ set -euo pipefail
 
 kernel=$1 initrd=$2 log=$3; shift 3
 accel=$("$ROOT"/scripts/accel.sh "$kernel")
-timeout_s=${BOOT_TIMEOUT:-900}
+timeout_s=${BOOT_TIMEOUT:-1500}
 ktap=${log%.log}.ktap
 mkdir -p "$(dirname "$log")"
 : >"$log"; : >"$ktap"
 
 # panic=-1 + -no-reboot: a panic ends QEMU at once instead of hanging.
-append="console=ttyS0 panic=-1 ktap=/dev/ttyS1 $*"
-qemu=(qemu-system-x86_64 -accel "$accel" -m "${GUEST_MEM:-2048}" -smp 2
+append="console=ttyS0 panic=-1 ktap=/dev/ttyS1 dummy.numdummies=0 suite_timeout=${SUITE_TIMEOUT:-900} $*"
+qemu=(qemu-system-x86_64 -accel "$accel" -m "${GUEST_MEM:-2048}" -smp "${GUEST_SMP:-1}"
 	-nodefaults -display none -no-reboot -serial "file:$log" -serial "file:$ktap"
 	-kernel "$kernel" -initrd "$initrd" -append "$append")
 [ "$accel" = kvm ] && qemu+=(-cpu host)

@@ -7,7 +7,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 src=$(realpath "$1") obj=$(realpath -m "$2") tc=$3
-stage "kernel $tc $(basename "$obj")"
+stage "kernel $tc $(basename "$src" | sed s/^src-//)"
 "$ROOT"/scripts/config.sh "$src" "$obj" "$tc"
 
 # Skip make entirely when source commit, worktree state, config and
@@ -23,7 +23,8 @@ rm -f "$obj/.built-key"
 
 export KBUILD_BUILD_TIMESTAMP="1980-01-01" KBUILD_BUILD_USER=user \
 	KBUILD_BUILD_HOST=host KBUILD_BUILD_VERSION=1
-export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+# ccache's usual per-user cache: it outlives a fresh clone of the project.
+export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ccache} CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 # Same cache entries for both worktrees: hash relative to the source dir.
 export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros,include_file_mtime
 mk=(make -C "$src" O="$obj" -j"${JOBS:-$(nproc)}")

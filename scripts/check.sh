@@ -66,17 +66,30 @@ stage "harness fault tests (boot)"
 scripts/test-boot-faults.sh "$(objdir baseline "$tc")/arch/x86/boot/bzImage" "$BUILD/guest/initramfs.cpio"
 stage_end
 
+# Both kernels boot at once: each TCG guest uses one host core.
+stage "boot baseline + patched ($tc, in parallel)"
+note "accelerator: $(scripts/accel.sh "$(objdir baseline "$tc")/arch/x86/boot/bzImage")"
 for v in baseline patched; do
-	stage "boot $v ($tc)"
-	log=$BUILD/logs/check-$tc-$v.log
-	if scripts/boot.sh "$(objdir "$v" "$tc")/arch/x86/boot/bzImage" "$BUILD/guest/initramfs.cpio" "$log"; then
+	scripts/boot.sh "$(objdir "$v" "$tc")/arch/x86/boot/bzImage" "$BUILD/guest/initramfs.cpio" \
+		"$BUILD/logs/check-$tc-$v.log" >"$BUILD/logs/boot-$v.out" 2>&1 &
+	eval "pid_$v=$!"
+done
+for v in baseline patched; do
+	pid=pid_$v
+	if wait "${!pid}"; then
 		result pass "boot-$v"
 	else
-		result fail "boot-$v"
+		result fail "boot-$v" "$(grep -m1 'BOOT FAILED' "$BUILD/logs/boot-$v.out")"
 	fi
+	sed "s/^/  [$v] /" "$BUILD/logs/boot-$v.out"
+done
+stage_end
+
+for v in baseline patched; do
+	stage "results $v"
 	# Guest suites (ttyS1) and KUnit (console): ktapdiff --check counts.
 	ktap_counts "$BUILD/logs/check-$tc-$v.ktap" "guest-$v"
-	ktap_counts "$log" "kunit-$v"
+	ktap_counts "$BUILD/logs/check-$tc-$v.log" "kunit-$v"
 	stage_end
 done
 

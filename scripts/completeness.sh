@@ -69,7 +69,7 @@ xargs -a "$tmp/tables.list" awk -v OFS='\t' '
 		s = substr($0, RSTART + 1, RLENGTH - 1); split(s, a, /[ \t]*=[ \t]*/)
 		print "GINIT", FILENAME, FNR, kind, tab, a[1], a[2] }' >>"$tmp/facts"
 # Single-line casts in calls, for code spatch skipped.
-xargs -a "$tmp/tables.list" grep -nE '(kernel_bind|kernel_connect|->(bind|connect|pre_connect|bind_add))\(.*\(struct sockaddr[[:space:]]*\*\)' |
+{ xargs -a "$tmp/tables.list" grep -nE '(kernel_bind|kernel_connect|->(bind|connect|pre_connect|bind_add))\(.*\(struct sockaddr[[:space:]]*\*\)' || true; } |
 	awk -F: -v OFS='\t' '{ c = $0; sub(/^[^:]*:[^:]*:/, "", c); match(c, /[A-Za-z_>-]+\(/)
 		print "GCALL", $1, $2, substr(c, RSTART, RLENGTH - 1) }' >>"$tmp/facts"
 

@@ -30,8 +30,10 @@ esac
 echo "accelerator: $("$ROOT"/scripts/accel.sh "$kernel")"
 echo "console:     $(rel "$log")"
 echo "-- guest suites (ttyS1):"
+grep -a -E '^(ok|not ok) ' "${log%.log}.ktap" | tr -d '\r' | sed 's/^/   /' || true
 "$BUILD"/host/ktapdiff --check "${log%.log}.ktap" || rc=1
 echo "-- KUnit (console):"
+grep -a -E '^    (ok|not ok) ' "$log" | sed 's/^ */   /' || true
 "$BUILD"/host/ktapdiff --check "$log" || rc=1
 echo "total time:  $(( $(date +%s) - t_all ))s"
 exit $rc

@@ -1,0 +1,178 @@
+#!/bin/bash
+# Bisectability: after each patch of patches/series, every object the
+# patch touches must compile without errors and without new W=1 warnings
+# (relative to the same object on the baseline), with gcc-12 and
+# clang-19, under allmodconfig (WERROR off) and the harness config.
+#
+# Usage: scripts/check-bisect.sh
+#   PATCHES=N        only the first N patches of the series
+#   COMPILERS="gcc clang"  CONFIGS="allmod harness"  JOBS=2
+#   SERIES=file      series file (default patches/series); patch names are
+#                    relative to its directory
+#   WT=build/verify  worktree used (reset to tag baseline, patches applied
+#                    with git am; object dirs out-<config>-<compiler> inside)
+# Exit 1 on any error or new warning.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+wt=$(realpath -m "${WT:-$BUILD/verify}")
+compilers=${COMPILERS:-gcc clang}
+configs=${CONFIGS:-allmod harness}
+series=$(realpath "${SERIES:-$ROOT/patches/series}")
+pdir=$(dirname "$series")
+# Includers compiled for a patch that touches only headers.
+includers="net/socket.o net/ipv4/af_inet.o net/ipv6/af_inet6.o net/core/sock.o"
+
+mapfile -t patches < <(grep -v '^[[:space:]]*\(#\|$\)' "$series")
+[ "${#patches[@]}" -gt 0 ] || die "$(rel "$series") lists no patches"
+[ -n "${PATCHES:-}" ] && patches=("${patches[@]:0:$PATCHES}")
+
+export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 \
+	CCACHE_SLOPPINESS=time_macros,include_file_mtime
+export KBUILD_BUILD_TIMESTAMP="1980-01-01" KBUILD_BUILD_USER=user KBUILD_BUILD_HOST=host
+
+git_wt() { git -C "$wt" -c user.name=check-bisect -c user.email=check-bisect@localhost "$@"; }
+
+# mk TC OBJDIR ARGS...: niced kbuild in the worktree (relative paths).
+mk() {
+	local tc=$1 obj=$2; shift 2
+	local cc=(CC="ccache gcc-12" HOSTCC=gcc-12)
+	[ "$tc" = clang ] && cc=(LLVM=-19 CC="ccache clang-19")
+	nice -n 15 make -C "$wt" O="$obj" -j"${JOBS:-2}" "${cc[@]}" "$@"
+}
+
+# configure CFG TC: object dir with its .config, once per dir.
+configure() {
+	local cfg=$1 tc=$2 obj=out-$1-$2
+	[ -f "$wt/$obj/.config" ] && return 0
+	note "configure $obj"
+	if [ "$cfg" = allmod ]; then
+		mk "$tc" "$obj" -s allmodconfig >/dev/null
+		# Count warnings instead of failing on the first one.
+		"$wt"/scripts/config --file "$wt/$obj/.config" -d WERROR
+		mk "$tc" "$obj" -s olddefconfig >/dev/null
+	else
+		(cd "$ROOT" && scripts/config.sh "$wt" "$wt/$obj" "$tc" >/dev/null)
+	fi
+}
+
+# objects PATCH: the .o for each .c it touches; includers for headers.
+objects() {
+	local f hdr=0
+	while read -r f; do
+		case "$f" in
+		tools/*) note "$f: not a kbuild object (tools/), not compiled" >&2 ;;
+		*.c) echo "${f%.c}.o" ;;
+		*.h) hdr=1 ;;
+		esac
+	done < <(git_wt apply --numstat "$1" | cut -f3)
+	[ "$hdr" = 0 ] || printf '%s\n' $includers
+}
+
+# in_config OBJDIR PATH.o|DIR/: does kbuild build it under this .config?
+# A single-target make compiles any object, configured or not (and fails
+# on files that are #included, not built), so read the Makefiles: the
+# line naming the object gives obj-y, obj-$(CONFIG_X) or a composite
+# name-y/name-$(CONFIG_X); its directory must be reached the same way.
+in_config() {
+	local cfgf=$wt/$1/.config p=$2 dir base lhs sym
+	dir=$(dirname "$p") base=$(basename "$p")
+	case "$p" in */) base=$base/ ;; esac
+	[ "$dir" = . ] && return 0
+	local mf=$wt/$dir/Makefile
+	[ -f "$wt/$dir/Kbuild" ] && mf=$wt/$dir/Kbuild
+	lhs=$(sed -e ':a' -e '/\\$/N; s/\\\n/ /; ta' "$mf" 2>/dev/null |
+		grep -E '^[A-Za-z0-9_$()-]+[[:space:]]*[:+]?=.*(^|[[:space:]])'"$base"'([[:space:]]|$)' |
+		head -1 | sed -E 's/[[:space:]]*[:+]?=.*//')
+	[ -n "$lhs" ] || return 1
+	sym=$(sed -nE 's/.*\$\((CONFIG_[A-Za-z0-9_]+)\).*/\1/p' <<<"$lhs")
+	[ -z "$sym" ] || grep -qE "^$sym=(y|m)" "$cfgf" || return 1
+	case "$lhs" in
+	obj-*|lib-*) in_config "$1" "$dir/" ;;
+	*) in_config "$1" "$dir/${lhs%%-*}.o" ;;
+	esac
+}
+
+# build CFG TC TAG OBJS...: compile the objects (removed first so that
+# they rebuild; ccache replays warnings), write TAG.{built,missing,err,warn}.
+build() {
+	local cfg=$1 tc=$2 tag=$3; shift 3
+	local obj=out-$cfg-$tc o log=$logs/$tag.log want=()
+	: >"$logs/$tag.built"; : >"$logs/$tag.missing"
+	for o in "$@"; do
+		if in_config "$obj" "$o"; then want+=("$o"); rm -f "$wt/$obj/$o"; else echo "$o" >>"$logs/$tag.missing"; fi
+	done
+	: >"$log"
+	[ "${#want[@]}" -eq 0 ] || mk "$tc" "$obj" -k W=1 "${want[@]}" >"$log" 2>&1 || true
+	for o in "${want[@]}"; do
+		[ -f "$wt/$obj/$o" ] && echo "$o" >>"$logs/$tag.built"
+	done
+	grep -E '(error|Error [0-9]+):' "$log" >"$logs/$tag.err" || true
+	# Warnings without line/column numbers, so that moved code compares.
+	grep -E ': warning:' "$log" | sed -E 's/^([^:]+):[0-9]+:([0-9]+:)? /\1: /' | sort -u >"$logs/$tag.warn" || true
+}
+
+logs=$wt/check-bisect-logs
+[ -d "$wt/.git" ] || [ -f "$wt/.git" ] ||
+	git -C "$BUILD/linux" worktree add -f --detach "$wt" baseline >/dev/null
+mkdir -p "$logs"
+git_wt am --abort >/dev/null 2>&1 || true
+git_wt checkout -q --detach baseline
+git_wt reset -q --hard baseline
+
+stage "bisect: ${#patches[@]} patches x {$compilers} x {$configs} in $(rel "$wt")"
+declare -A objs
+all=()
+for i in "${!patches[@]}"; do
+	objs[$i]=$(objects "$pdir/${patches[$i]}" | sort -u | tr '\n' ' ')
+	read -ra o <<<"${objs[$i]}"
+	all+=("${o[@]}")
+done
+mapfile -t all < <(printf '%s\n' "${all[@]}" | sort -u)
+
+# Baseline warnings of every object any patch touches.
+for cfg in $configs; do
+	for tc in $compilers; do
+		configure "$cfg" "$tc"
+		note "baseline: $cfg/$tc, ${#all[@]} objects"
+		build "$cfg" "$tc" "base-$cfg-$tc" "${all[@]}"
+	done
+done
+
+rows=() bad=0
+for i in "${!patches[@]}"; do
+	p=${patches[$i]}
+	if ! git_wt am -q "$pdir/$p" >/dev/null 2>&1; then
+		git_wt am --abort >/dev/null 2>&1 || true
+		rows+=("$p | - | - | - | does not apply | - | -")
+		bad=1
+		break
+	fi
+	read -ra o <<<"${objs[$i]}"
+	for cfg in $configs; do
+		for tc in $compilers; do
+			tag=$(printf 'p%02d-%s-%s' "$((i + 1))" "$cfg" "$tc")
+			note "$p: $cfg/$tc, ${#o[@]} objects"
+			build "$cfg" "$tc" "$tag" "${o[@]}"
+			# New = warning lines of these objects absent on the baseline.
+			comm -13 "$logs/base-$cfg-$tc.warn" "$logs/$tag.warn" >"$logs/$tag.new"
+			nb=$(wc -l <"$logs/$tag.built") nm=$(wc -l <"$logs/$tag.missing")
+			ne=$(wc -l <"$logs/$tag.err") nw=$(wc -l <"$logs/$tag.new")
+			[ "$nm" -eq 0 ] || note "  not built under $cfg: $(tr '\n' ' ' <"$logs/$tag.missing")"
+			[ "$ne" -eq 0 ] || { head -5 "$logs/$tag.err"; bad=1; }
+			[ "$nw" -eq 0 ] || { head -5 "$logs/$tag.new"; bad=1; }
+			rows+=("$p | $tc | $cfg | $nb | $nm | $ne | $nw")
+		done
+	done
+done
+
+echo "patch | compiler | config | objects | not built | errors | new warnings"
+printf '%s\n' "${rows[@]}"
+echo "logs: $(rel "$logs")"
+stage_end
+if [ "$bad" = 0 ]; then
+	echo "bisect: ${#patches[@]} patches x $(wc -w <<<"$compilers") compilers: ok"
+else
+	echo "bisect: FAILED (errors, new warnings or a patch that does not apply; see above)"
+	exit 1
+fi
