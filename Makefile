@@ -49,3 +49,4 @@ test-host: host-bins
 
 clean:
 	rm -rf $(BUILD)/src-*/out-* $(BUILD)/guest $(BUILD)/host $(BUILD)/logs
+include scripts/verify.mk

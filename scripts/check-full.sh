@@ -5,7 +5,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 stage "completeness over the whole tree"
-if "$ROOT"/scripts/completeness.sh "$BUILD/src-patched"; then
+if EXTRA_PKGS=coccinelle "$ROOT"/scripts/deps.sh && "$ROOT"/scripts/completeness.sh "$BUILD/src-patched"; then
 	result pass completeness
 else
 	result fail completeness

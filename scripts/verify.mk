@@ -5,7 +5,7 @@
 .PHONY: completeness check-bisect
 
 completeness:
-	@scripts/completeness.sh $(TREE)
+	@EXTRA_PKGS=coccinelle scripts/deps.sh && scripts/completeness.sh $(TREE)
 
 check-bisect:
 	@scripts/check-bisect.sh
