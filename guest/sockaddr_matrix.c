@@ -66,8 +66,8 @@
 #include "matrix.h"
 
 #define FILL		0xa5
-#define WAIT_MS		2000	/* handshakes on loopback; never hit if ok */
-#define KIND_ALARM	90	/* a hung kind dies alone, not the suite */
+#define WAIT_MS		1000	/* handshakes on loopback; never hit if ok */
+#define KIND_ALARM	140	/* a hung kind dies alone, not the suite */
 /* Not in glibc's headers (include/uapi/linux/sctp.h). */
 #define SCTP_SOCKOPT_BINDX_ADD	100
 #define SCTP_SOCKOPT_CONNECTX	110
@@ -677,7 +677,7 @@ KINDS(KIND_VARIANT)
 /* The harness's TEST_F wrapper keeps a local across setjmp(). */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wclobbered"
-TEST_F(matrix, all)
+TEST_F_TIMEOUT(matrix, all, KIND_ALARM + 10)
 {
 	(void)self;
 	run_kind(_metadata, &kinds[variant->kind]);

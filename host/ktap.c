@@ -21,6 +21,7 @@ struct frame {
 	struct ktap_test *doc;	/* collects the results at this depth */
 	char **obs;		/* obs lines waiting for their result line */
 	int nobs;
+	size_t indent;		/* spaces before this document's lines */
 };
 
 struct parser {
@@ -252,10 +253,11 @@ static int on_result(struct parser *p, int depth, const char *body)
 	return 0;
 }
 
-static int on_version(struct parser *p, int depth)
+static int on_version(struct parser *p, int depth, size_t indent)
 {
 	if (depth == p->top + 1 && depth < MAX_DEPTH) {
 		p->frames[depth].doc = new_test();
+		p->frames[depth].indent = indent;
 		p->top = depth;
 		return 0;
 	}
@@ -312,13 +314,19 @@ static int on_line(struct parser *p, char *line)
 	line += plen;
 	sp = strspn(line, " ");
 	body = line + sp;
-	depth = sp / 2;
-	if (sp % 2 || depth > p->top + 1)
+	/*
+	 * A level is whatever indentation its version line had: the spec
+	 * says two spaces, KUnit prints four.
+	 */
+	if (is_version(body) && sp > p->frames[p->top].indent)
+		return on_version(p, p->top + 1, sp);
+	for (depth = p->top; depth >= 0; depth--)
+		if (p->frames[depth].indent == sp)
+			break;
+	if (depth < 0)
 		return 0;
 	if (is_version(body))
-		return on_version(p, depth);
-	if (depth > p->top)
-		return 0;
+		return on_version(p, depth, sp);
 	plan = parse_plan(body);
 	if (plan >= 0) {
 		struct ktap_test *doc = p->frames[depth].doc;
