@@ -47,6 +47,9 @@ print-suites:
 test-host: host-bins
 	@scripts/test-host.sh
 
+report:
+	@scripts/report.sh
+
 clean:
 	rm -rf $(BUILD)/src-*/out-* $(BUILD)/guest $(BUILD)/host $(BUILD)/logs
 include scripts/verify.mk

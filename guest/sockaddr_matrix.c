@@ -180,6 +180,15 @@ static int open_sock(const struct kind *k)
 	/* Reruns on a host must not trip over our own fixed ports. */
 	if (s >= 0 && (k->flags & K_REUSE))
 		setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/*
+	 * x25_accept() and llc_ui_accept() wait for sk_rcvtimeo even on a
+	 * nonblocking socket: bound that wait instead of hanging the kind.
+	 */
+	if (s >= 0) {
+		struct timeval tv = { .tv_usec = 300000 };
+
+		setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	}
 	return s;
 }
 

@@ -50,7 +50,12 @@ fail() {
 	echo "BOOT FAILED: $* (console log: $RELLOG)" >&2
 	exit 1
 }
-[ "$rc" = 124 ] || [ "$rc" = 137 ] && fail "guest did not power off within ${timeout_s}s"
+# timeout(1) says 124 or 137 when it fired; an outside kill also gives
+# 137, so the elapsed time tells the two apart.
+if [ "$rc" = 124 ] || { [ "$rc" = 137 ] && [ "$dur" -ge "$timeout_s" ]; }; then
+	fail "guest did not power off within ${timeout_s}s"
+fi
+[ "$rc" -gt 128 ] && fail "QEMU was killed by signal $((rc - 128)) after ${dur}s"
 [ "$rc" != 0 ] && fail "QEMU exited with status $rc ($(head -c 200 "$log.qemu" | tr '\n' ' '))"
 if grep -a -q 'Kernel panic' "$log"; then
 	fail "guest panicked: $(grep -a -m1 'Kernel panic' "$log")"

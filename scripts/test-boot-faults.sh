@@ -40,5 +40,5 @@ BOOT_TIMEOUT=${HANG_TIMEOUT:-120} expect hang 'did not power off within' 200 -- 
 	pkill -KILL -f "file:$dir/killed.log"
 ) &
 killer=$!
-expect killed 'QEMU exited with status' 400 -- "$kernel" "$initrd" "$dir/killed.log"
+expect killed 'QEMU was killed by signal 9' 400 -- "$kernel" "$initrd" "$dir/killed.log"
 wait "$killer" 2>/dev/null
