@@ -31,13 +31,16 @@ expect panic 'guest panicked' 400 -- "$kernel" "$initrd" "$dir/panic.log" init_p
 BOOT_TIMEOUT=${HANG_TIMEOUT:-120} expect hang 'did not power off within' 200 -- \
 	"$kernel" "$initrd" "$dir/hang.log" init_hang=1
 
-# Kill QEMU once the kernel is booting.
+# Kill QEMU (not its timeout(1) parent) once the kernel is booting; no
+# stale log from an earlier run may trigger the kill early.
+rm -f "$dir/killed.log"
 (
 	for _ in $(seq 1 300); do
-		grep -q 'Linux version' "$dir/killed.log" 2>/dev/null && break
+		pgrep -f "^qemu-system-x86_64 .*file:$dir/killed.log" >/dev/null &&
+			grep -q 'Linux version' "$dir/killed.log" 2>/dev/null && break
 		sleep 1
 	done
-	pkill -KILL -f "file:$dir/killed.log"
+	pkill -KILL -f "^qemu-system-x86_64 .*file:$dir/killed.log"
 ) &
 killer=$!
 expect killed 'QEMU was killed by signal 9' 400 -- "$kernel" "$initrd" "$dir/killed.log"

@@ -167,6 +167,28 @@ out:
 	ktap_free(&log);
 }
 
+/* KUnit indents each level by four spaces, not the spec's two. */
+static void test_kunit_four_spaces(void)
+{
+	struct ktap_log log;
+	struct ktap_test *suite;
+
+	EXPECT(parse("kunit4.log", &log) == 0);
+	EXPECT(log.root.nsub == 1);
+	if (log.root.nsub != 1)
+		goto out;
+	suite = log.root.sub[0];
+	EXPECT(!strcmp(suite->name, "mctp") && suite->nsub == 2);
+	if (suite->nsub != 2)
+		goto out;
+	EXPECT(suite->sub[0]->nsub == 2 && suite->sub[0]->result == KTAP_FAIL);
+	if (suite->sub[0]->nsub == 2)
+		EXPECT(suite->sub[0]->sub[1]->result == KTAP_FAIL);
+	EXPECT(suite->sub[1]->result == KTAP_PASS);
+out:
+	ktap_free(&log);
+}
+
 static void test_suite_crash(void)
 {
 	struct ktap_log log;
@@ -240,6 +262,7 @@ static const struct {
 	{ "missing_plan", test_missing_plan },
 	{ "truncated_run", test_truncated },
 	{ "nested_levels_and_skip", test_nested_levels },
+	{ "kunit_four_space_indent", test_kunit_four_spaces },
 	{ "suite_crash_incomplete", test_suite_crash },
 	{ "diff_exit_codes", test_diff_exit_codes },
 	{ "diff_allow_list", test_diff_allow_list },
