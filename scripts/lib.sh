@@ -3,7 +3,8 @@
 # Sourced, never executed.
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD=${BUILD:-$ROOT/build}
+# Absolute: worktrees and kbuild are driven from other directories.
+BUILD=$(realpath -m "${BUILD:-$ROOT/build}")
 export ROOT BUILD
 
 # The 6.12.y release the series was last verified on; another one is
