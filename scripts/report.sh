@@ -31,25 +31,27 @@ count_by_function() {
 		$0 ~ pat { n[f]++ } END { for (f in n) print f, n[f] }' "$1" | sort
 }
 
-# The address of a string in vmlinux, as objdump prints it in operands.
+# The addresses of every copy of a string in vmlinux, as objdump prints
+# them in operands.
 string_addr() {
 	python3 - "$1" "$2" <<'PY'
 import sys, subprocess
 path, needle = sys.argv[1], sys.argv[2].encode()
 data = open(path, 'rb').read()
-off = data.find(needle)
-if off < 0:
-    sys.exit(0)
-# find the start of the NUL-terminated string that holds the needle
-start = data.rfind(b'\0', 0, off) + 1
 hdr = subprocess.run(['readelf', '-SW', path], capture_output=True, text=True).stdout
+secs = []
 for line in hdr.splitlines():
     f = line.replace('[ ', '[').split()
-    if len(f) > 6 and f[0].startswith('[') and f[2] in ('PROGBITS',):
-        addr, foff, size = int(f[3], 16), int(f[4], 16), int(f[5], 16)
+    if len(f) > 6 and f[0].startswith('[') and f[2] == 'PROGBITS':
+        secs.append((int(f[3], 16), int(f[4], 16), int(f[5], 16)))
+# every copy: each object file keeps its own format strings
+off = data.find(needle)
+while off >= 0:
+    start = data.rfind(b'\0', 0, off) + 1
+    for addr, foff, size in secs:
         if foff <= start < foff + size:
             print('%x' % (addr + start - foff))
-            break
+    off = data.find(needle, off + 1)
 PY
 }
 
@@ -61,8 +63,11 @@ echo "Config: harness config (tinyconfig + config/*.config), UBSAN_BOUNDS, FORTI
 echo
 echo "## Size (scripts/bloat-o-meter, vmlinux)"
 echo
+echo "The patched kernel also carries the KUnit suite of patch 15 (CONFIG_SOCKADDR_KUNIT_TEST), so its symbols and strings appear as additions."
+echo
 echo '```'
-"$BUILD/src-baseline/scripts/bloat-o-meter" "$B" "$P" | head -40
+"$BUILD/src-baseline/scripts/bloat-o-meter" "$B" "$P" >"$tmp/bloat"
+head -60 "$tmp/bloat"
 echo '```'
 echo
 echo "## UBSAN bounds check sites (calls to __ubsan_handle_out_of_bounds)"
@@ -84,7 +89,7 @@ echo
 echo "## FORTIFY field-spanning memcpy sites (references to the WARN format)"
 echo
 for v in baseline patched; do
-	a=$(string_addr "$(objdir "$v" "$tc")/vmlinux" "field-spanning write")
+	a=$(string_addr "$(objdir "$v" "$tc")/vmlinux" "field-spanning write" | paste -sd'|')
 	if [ -n "$a" ]; then
 		count_by_function "$tmp/$v.dis" "$a" >"$tmp/$v.fort"
 	else
