@@ -76,10 +76,20 @@ static const char *shown(const char *path)
 	return path[0] == '/' && slash ? slash + 1 : path;
 }
 
+/*
+ * kselftest_harness names tests FIXTURE.TEST or FIXTURE.VARIANT.TEST:
+ * the socket kind is the variant when there is one, else the fixture.
+ */
 static char *kind_of(const char *name, int depth)
 {
+	const char *dot, *dot2;
+
 	if (depth == 0)
 		return strdup("(suite)");
+	dot = strchr(name, '.');
+	dot2 = dot ? strchr(dot + 1, '.') : NULL;
+	if (dot2 && !strchr(dot2 + 1, ' '))
+		return strndup(dot + 1, dot2 - dot - 1);
 	return strndup(name, strcspn(name, "."));
 }
 
