@@ -33,7 +33,7 @@ struct parser {
 	int done;
 };
 
-static void *xrealloc(void *p, size_t n)
+void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n);
 	if (!p) {

@@ -43,4 +43,7 @@ void ktap_free(struct ktap_log *log);
 
 const char *ktap_result_name(enum ktap_result r);
 
+/* realloc() that exits with status 2 when memory runs out. */
+void *xrealloc(void *p, size_t n);
+
 #endif

@@ -58,15 +58,6 @@ struct row {
 	int obs, obs_differ;	/* obs lines of compared cases */
 };
 
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p) {
-		perror("realloc");
-		exit(2);
-	}
-	return p;
-}
 
 /* Absolute paths would differ between hosts: show the file name only. */
 static const char *shown(const char *path)
