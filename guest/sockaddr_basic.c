@@ -42,6 +42,8 @@
 #include "kselftest_harness.h"
 #pragma GCC diagnostic pop
 
+#include "suite_util.h"
+
 /* Case ports are PORT_BASE + kind * 256 + case, peers 128 above. */
 #define PORT_BASE	20000
 #define PEER_OFFSET	128
@@ -135,17 +137,6 @@ static const struct kind kinds[] = { KINDS(KIND_DEF) };
 
 _Static_assert(NCASES < PEER_OFFSET, "case ports would collide with peers");
 _Static_assert(NKINDS_ == NKINDS, "update NKINDS");
-
-static const char *errno_name(int err)
-{
-	static char buf[16];
-	const char *name = err ? strerrorname_np(err) : "0";
-
-	if (name)
-		return name;
-	snprintf(buf, sizeof(buf), "E%d", err);
-	return buf;
-}
 
 /* The valid address of case id @id for this kind; returns its length. */
 static socklen_t make_addr(const struct kind *k, int id, union addr_buf *a)
@@ -402,31 +393,14 @@ static void run_case(struct __test_metadata *_metadata, const struct kind *k,
 }
 
 /* Unix pathname sockets live in a private directory, removed at exit. */
-static char sock_dir[] = "/tmp/sockaddr_basic.XXXXXX";
-static pid_t sock_dir_owner;
-
 static void __attribute__((constructor)) enter_sock_dir(void)
 {
-	if (!mkdtemp(sock_dir) || chdir(sock_dir)) {
-		perror("sockaddr_basic: private directory");
-		exit(KSFT_FAIL);
-	}
-	sock_dir_owner = getpid();
+	sockdir_enter("sockaddr_basic");
 }
 
 static void __attribute__((destructor)) remove_sock_dir(void)
 {
-	struct dirent *de;
-	DIR *d;
-
-	if (getpid() != sock_dir_owner || !(d = opendir(".")))
-		return;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
-			unlink(de->d_name);
-	closedir(d);
-	if (chdir("/") == 0)
-		rmdir(sock_dir);
+	sockdir_remove();
 }
 
 /*

@@ -64,6 +64,7 @@
 
 #include "guestenv.h"
 #include "matrix.h"
+#include "suite_util.h"
 
 #define FILL		0xa5
 #define WAIT_MS		1000	/* handshakes on loopback; never hit if ok */
@@ -99,17 +100,6 @@ static long page_size;
 
 /* Set up once at start (guest only), reported by the kinds that use it. */
 static int vhci_fd = -1, vhci_ret = -2, vhci_err, ping_ret = -2, ping_err;
-
-static const char *errno_name(int err)
-{
-	static char buf[16];
-	const char *name = err ? strerrorname_np(err) : "0";
-
-	if (name)
-		return name;
-	snprintf(buf, sizeof(buf), "E%d", err);
-	return buf;
-}
 
 static void obs(const char *label, const char *step, int ret, int err)
 {
@@ -623,8 +613,6 @@ static void run_kind(struct __test_metadata *_metadata, const struct kind *k)
 }
 
 /* Unix pathname sockets live in a private directory, removed at exit. */
-static char sock_dir[] = "/tmp/sockaddr_matrix.XXXXXX";
-static pid_t sock_dir_owner;
 
 /*
  * Guest only: ping sockets for root's group, and a virtual Bluetooth
@@ -651,27 +639,13 @@ static void guest_setup(void)
 
 static void __attribute__((constructor)) matrix_start(void)
 {
-	if (!mkdtemp(sock_dir) || chdir(sock_dir)) {
-		perror("sockaddr_matrix: private directory");
-		exit(KSFT_FAIL);
-	}
-	sock_dir_owner = getpid();
+	sockdir_enter("sockaddr_matrix");
 	guest_setup();
 }
 
 static void __attribute__((destructor)) matrix_end(void)
 {
-	struct dirent *de;
-	DIR *d;
-
-	if (getpid() != sock_dir_owner || !(d = opendir(".")))
-		return;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
-			unlink(de->d_name);
-	closedir(d);
-	if (chdir("/") == 0)
-		rmdir(sock_dir);
+	sockdir_remove();
 }
 
 FIXTURE(matrix) { int unused; };

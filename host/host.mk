@@ -42,12 +42,13 @@ $(BUILD)/guest/init: $(HOSTMK_ROOT)/guest/init.c
 	@mkdir -p $(@D)
 	$(GUEST_CC) -static $(C_WARN) -o $@ $<
 
-$(BUILD)/guest/sockaddr_basic: $(HOSTMK_ROOT)/guest/sockaddr_basic.c \
+GUEST_DIR := $(HOSTMK_ROOT)/guest
+SUITE_UTIL := $(GUEST_DIR)/suite_util.c $(GUEST_DIR)/suite_util.h
+
+$(BUILD)/guest/sockaddr_basic: $(GUEST_DIR)/sockaddr_basic.c $(SUITE_UTIL) \
 			       $(KSELFTEST_HDRS)
 	@mkdir -p $(@D)
-	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $<
-
-GUEST_DIR := $(HOSTMK_ROOT)/guest
+	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)
 
 $(BUILD)/guest/netdevs: $(GUEST_DIR)/netdevs.c $(GUEST_DIR)/nl.c \
 			$(GUEST_DIR)/nl.h $(GUEST_DIR)/guestenv.h \
@@ -58,6 +59,7 @@ $(BUILD)/guest/netdevs: $(GUEST_DIR)/netdevs.c $(GUEST_DIR)/nl.c \
 $(BUILD)/guest/sockaddr_matrix: $(GUEST_DIR)/sockaddr_matrix.c \
 				$(GUEST_DIR)/matrix_kinds.c \
 				$(GUEST_DIR)/matrix.h $(GUEST_DIR)/guestenv.h \
+				$(SUITE_UTIL) \
 				$(KSELFTEST_HDRS)
 	@mkdir -p $(@D)
 	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)

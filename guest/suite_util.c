@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Helpers shared by the guest suites that print obs lines. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest.h"
+#include "suite_util.h"
+
+const char *errno_name(int err)
+{
+	static char buf[16];
+	const char *name = err ? strerrorname_np(err) : "0";
+
+	if (name)
+		return name;
+	snprintf(buf, sizeof(buf), "E%d", err);
+	return buf;
+}
+
+static char sock_dir[64];
+static pid_t sock_dir_owner;
+
+void sockdir_enter(const char *suite)
+{
+	snprintf(sock_dir, sizeof(sock_dir), "/tmp/%s.XXXXXX", suite);
+	if (!mkdtemp(sock_dir) || chdir(sock_dir)) {
+		fprintf(stderr, "%s: private directory: %s\n", suite,
+			strerror(errno));
+		exit(KSFT_FAIL);
+	}
+	sock_dir_owner = getpid();
+}
+
+void sockdir_remove(void)
+{
+	struct dirent *de;
+	DIR *d;
+
+	if (!sock_dir_owner || getpid() != sock_dir_owner ||
+	    !(d = opendir(".")))
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			unlink(de->d_name);
+	closedir(d);
+	if (chdir("/") == 0)
+		rmdir(sock_dir);
+}

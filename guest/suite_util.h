@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Helpers shared by the guest suites that print obs lines. */
+#ifndef SUITE_UTIL_H
+#define SUITE_UTIL_H
+
+/* "EINVAL" for EINVAL, "0" for 0, "E<n>" for an unnamed value. */
+const char *errno_name(int err);
+
+/*
+ * Move into a private directory under /tmp for unix pathname sockets;
+ * exits with KSFT_FAIL if it cannot.  sockdir_remove() empties and
+ * removes it, only in the process that made it (the harness forks).
+ */
+void sockdir_enter(const char *suite);
+void sockdir_remove(void);
+
+#endif
