@@ -9,7 +9,7 @@ export TOOLCHAIN BUILD
 # Guest suites packed into the initramfs, run in this order.
 SUITES ?= netdevs sockaddr_basic sockaddr_matrix
 
-.PHONY: all run check check-full deps tree guest-bins host-bins print-suites \
+.PHONY: all run check check-full deps tree guest-bins host-bins print-suites report \
 	test-host clean help
 
 all: help

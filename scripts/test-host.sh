@@ -36,6 +36,16 @@ else
 	result fail config-complete-accepted
 fi
 
+# Console judge: a sanitizer report fails and is quoted; a clean log passes.
+printf 'Linux version 6.12\nBUG: KASAN: slab-out-of-bounds in x\n' >"$tmp/dirty.log"
+printf 'Linux version 6.12\nreboot: Restarting system\n' >"$tmp/clean.log"
+if ! "$ROOT"/scripts/console-check.sh "$tmp/dirty.log" 2>"$tmp/cc" && grep -q 'KASAN' "$tmp/cc" &&
+	"$ROOT"/scripts/console-check.sh "$tmp/clean.log" 2>/dev/null; then
+	result pass console-report-detected
+else
+	result fail console-report-detected
+fi
+
 # KVM probe: /dev/kvm present but the guest hangs -> tcg within the bound.
 mkdir -p "$tmp/bin"
 printf '#!/bin/sh\nexec sleep 300\n' >"$tmp/bin/qemu-system-x86_64"
