@@ -66,3 +66,7 @@ $(BUILD)/guest/sockaddr_matrix: $(GUEST_DIR)/sockaddr_matrix.c \
 
 host-check: $(BUILD)/host/ktap_test $(BUILD)/host/ktapdiff
 	$(BUILD)/host/ktap_test $(BUILD)/host/ktapdiff $(HOSTMK_ROOT)/tests/data
+
+# Further guest programs, one fragment each (guest/*.mk), so that adding
+# a suite touches only its own files.
+include $(sort $(wildcard $(HOSTMK_ROOT)/guest/*.mk))

@@ -9,7 +9,8 @@ set -euo pipefail
 
 src=$(realpath "$1") obj=$(realpath -m "$2") tc=$3
 frags=("$ROOT"/config/base.config "$ROOT"/config/net.config
-	"$ROOT"/config/bpf.config "$ROOT"/config/kunit.config)
+	"$ROOT"/config/bpf.config "$ROOT"/config/kunit.config
+	"$ROOT"/config/fuzz-netdevs.config)
 [ "$tc" = clang ] && frags+=("$ROOT"/config/hardened-clang.config)
 if grep -q '^config SOCKADDR_KUNIT_TEST' "$src/net/Kconfig"; then
 	frags+=("$ROOT"/config/kunit-series.config)
