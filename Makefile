@@ -9,7 +9,7 @@ export TOOLCHAIN BUILD
 # Guest suites packed into the initramfs, run in this order.
 SUITES ?= netdevs sockaddr_basic sockaddr_matrix
 
-.PHONY: all run check check-full deps tree guest-bins host-bins print-suites report \
+.PHONY: all run check check-full deps tree guest-bins host-bins print-suites report bounds-demo bench \
 	test-host clean help
 
 all: help
@@ -18,6 +18,8 @@ help:
 	@echo "make run          build the patched kernel, boot it in QEMU, run the guest suites"
 	@echo "make check        baseline vs patched on the hardened clang-19 build + harness tests"
 	@echo "make check-full   make check plus the heavier checks"
+	@echo "make bench        guest microbenchmark, baseline vs patched booted alternately (ROUNDS= ITERS=)"
+	@echo "make bounds-demo  out-of-bounds sa_data access: reported on patched, not on baseline"
 	@echo "TOOLCHAIN=clang|gcc selects clang-19 (default, hardened) or gcc-12"
 
 run:
@@ -49,6 +51,12 @@ test-host: host-bins
 
 report:
 	@scripts/report.sh
+
+bench:
+	@scripts/bench.sh
+
+bounds-demo: guest-bins
+	@scripts/tree.sh && scripts/guest.sh && scripts/bounds-demo.sh
 
 clean:
 	rm -rf $(BUILD)/src-*/out-* $(BUILD)/guest $(BUILD)/host $(BUILD)/logs

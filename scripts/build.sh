@@ -20,6 +20,9 @@ if [ -f "$obj/arch/x86/boot/bzImage" ] && [ "$(cat "$obj/.built-key" 2>/dev/null
 	exit 0
 fi
 rm -f "$obj/.built-key"
+# A hardened build writes ~1 GiB of objects when cold; much less after.
+if [ -f "$obj/vmlinux" ]; then need_space "$obj" 300 "an incremental kernel build"
+else need_space "$obj" 1500 "a kernel build"; fi
 
 export KBUILD_BUILD_TIMESTAMP="1980-01-01" KBUILD_BUILD_USER=user \
 	KBUILD_BUILD_HOST=host KBUILD_BUILD_VERSION=1
@@ -36,7 +39,8 @@ esac
 
 log=$obj/build.log
 if ! with_heartbeat "$log" "${mk[@]}" bzImage; then
-	grep -E 'error:|Error [0-9]' "$log" | head -20 >&2
+	grep -E 'error:|Error [0-9]' "$log" | head -20 | unroot >&2
+	disk_full_hint "$obj" "$log"
 	die "kernel build failed ($tc, $(rel "$src")), full log: $(rel "$log")"
 fi
 warn=$(grep -c 'warning:' "$log" || true)

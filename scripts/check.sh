@@ -54,6 +54,7 @@ scripts/tree.sh || fatal tree "tree or series failed"
 stage "host tools + harness tests"
 make -s host-bins || fatal host-build "host tools did not build"
 scripts/test-host.sh
+scripts/test-disk-full.sh
 stage_end
 
 for v in baseline patched; do
@@ -105,6 +106,10 @@ for kind in ktap log; do
 	cat "$out"
 done
 stage_end
+
+# Patched-only runs: the out-of-bounds demonstration (its own boots,
+# both kernels plus patches/demo), then the fuzzer.
+scripts/bounds-demo.sh || true
 
 if [ -n "${CHECK_FULL:-}" ]; then
 	scripts/check-full.sh || result fail check-full

@@ -28,7 +28,8 @@ fi
 
 mk=(make -s -C "$src" O="$obj")
 [ "$tc" = clang ] && mk+=(LLVM=-19)
-"${mk[@]}" tinyconfig >/dev/null
+"${mk[@]}" tinyconfig >"$obj/config.log" 2>&1 ||
+	{ disk_full_hint "$obj" "$obj/config.log"; tail -3 "$obj/config.log" | unroot >&2; die "make tinyconfig failed, see $(rel "$obj")/config.log"; }
 # merge_config.sh -m: merge only; then olddefconfig resolves dependencies.
 (cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" .config "${frags[@]}" >merge.log 2>&1) ||
 	die "merge_config.sh failed, see $(rel "$obj")/merge.log"

@@ -89,3 +89,31 @@ result_counts() {
 objdir() {
 	echo "$BUILD/src-$1/out-$2"
 }
+
+# need_space DIR MIB WHAT: stop before a step that writes a lot when the
+# file system holding DIR has less than MIB MiB free (MIN_FREE_MIB=0
+# disables the check, for the disk-full fault test).
+need_space() {
+	local dir=$1 mib=${MIN_FREE_MIB:-$2} what=$3 free
+	mkdir -p "$dir" 2>/dev/null
+	free=$(df -Pm "$dir" 2>/dev/null | awk 'NR == 2 {print $4}')
+	[ "${free:-0}" -ge "$mib" ] ||
+		die "disk full: $(rel "$dir") has ${free:-?} MiB free, $what needs about $mib MiB"
+}
+
+# disk_full_hint DIR LOG...: after a failed step, say so plainly when
+# the cause was a full file system under DIR (the tools' own messages
+# vary: ld, for one, does not always say ENOSPC).
+disk_full_hint() {
+	local dir=$1 free; shift
+	free=$(df -Pm "$dir" 2>/dev/null | awk 'NR == 2 {print $4}')
+	if grep -a -q -s 'No space left on device' "$@" || [ "${free:-1}" -lt 64 ]; then
+		echo "ERROR: disk full: ${free:-?} MiB left under $(rel "$dir")" >&2
+	fi
+}
+
+# unroot: filter that turns the project's absolute paths in tool output
+# into relative ones.
+unroot() {
+	sed "s|$ROOT/||g"
+}

@@ -4,7 +4,8 @@
 #
 # Usage: scripts/tree.sh          (idempotent; re-applies when patches change)
 # Result: build/linux (git repo), tags "baseline"; branch "patched";
-#         worktrees build/src-baseline and build/src-patched.
+#         worktrees build/src-baseline and build/src-patched, and
+#         build/src-{baseline,patched}-demo (plus patches/demo).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -17,9 +18,11 @@ if [ ! -f "$REPO/.unpacked" ]; then
 	[ -f "$TARBALL" ] || die "linux-source-6.12 tarball missing: install the package (make deps)"
 	pkgver=$(dpkg-query -W -f '${Version}' linux-source-6.12 2>/dev/null || echo unknown)
 	rm -rf "$REPO"
+	need_space "$BUILD" 3000 "unpacking and committing the tree"
 	mkdir -p "$REPO"
 	note "unpacking linux-source-6.12 $pkgver"
-	tar -xJf "$TARBALL" -C "$REPO" --strip-components=1
+	tar -xJf "$TARBALL" -C "$REPO" --strip-components=1 2>"$BUILD/tar.log" ||
+		{ disk_full_hint "$REPO" "$BUILD/tar.log"; head -3 "$BUILD/tar.log" >&2; die "unpacking failed"; }
 	git -C "$REPO" init -q -b pristine
 	git -C "$REPO" config user.name "sockaddr-port harness"
 	git -C "$REPO" config user.email "harness@localhost"
@@ -54,6 +57,7 @@ series_sum() {
 
 for v in baseline patched; do
 	if [ ! -d "$BUILD/src-$v" ]; then
+		need_space "$BUILD" 1600 "worktree src-$v"
 		git -C "$REPO" worktree add -q -f --detach "$BUILD/src-$v" baseline
 	fi
 done
@@ -85,4 +89,25 @@ if [ "$(cat "$BUILD/patched.series-sum" 2>/dev/null)" != "$sum" ]; then
 else
 	note "patched branch up to date ($(git -C "$BUILD/src-patched" rev-list --count baseline..HEAD) patches)"
 fi
+
+# Bounds-demo trees: baseline and patched plus the harness-only KUnit
+# demonstration (patches/demo), for the boot that expects its reports.
+# The main kernels stay exactly baseline and baseline + series.
+demo_sum=$(cat "$SERIES_DIR"/demo/*.patch | sha256sum | cut -c1-16)
+for v in baseline patched; do
+	D=$BUILD/src-$v-demo
+	want="$(git -C "$REPO" rev-parse "$v") $demo_sum"
+	if [ ! -d "$D" ]; then
+		need_space "$BUILD" 1600 "worktree src-$v-demo"
+		git -C "$REPO" worktree add -q -f --detach "$D" baseline
+	fi
+	if [ "$(cat "$D.sum" 2>/dev/null)" != "$want" ]; then
+		git -C "$D" am --abort >/dev/null 2>&1 || true
+		git -C "$D" checkout -q -f -B "$v-demo" "$v"
+		git -C "$D" am -q --keep-cr "$SERIES_DIR"/demo/*.patch >"$BUILD/am.log" 2>&1 ||
+			die "demo patch does not apply to $v (see $(rel "$BUILD/am.log"))"
+		echo "$want" >"$D.sum"
+		note "src-$v-demo: $v + patches/demo"
+	fi
+done
 stage_end
