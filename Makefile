@@ -7,7 +7,8 @@ BUILD ?= build
 export TOOLCHAIN BUILD
 
 # Guest suites packed into the initramfs, run in this order.
-SUITES ?= netdevs sockaddr_basic sockaddr_matrix
+# Peer suites first: some set sysctls and want a fresh kernel (guest/peers.mk).
+SUITES ?= $(PEER_SUITES) netdevs sockaddr_basic sockaddr_matrix
 
 .PHONY: all run check check-full deps tree guest-bins host-bins print-suites report bounds-demo bench \
 	test-host clean help

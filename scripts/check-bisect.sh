@@ -99,13 +99,28 @@ build() {
 	local cfg=$1 tc=$2 tag=$3; shift 3
 	local obj=out-$cfg-$tc o log=$logs/$tag.log want=()
 	: >"$logs/$tag.built"; : >"$logs/$tag.missing"
+	# Objects before and after, kept for scripts/code-identity.sh: the
+	# object dir holds the last build of each, i.e. its state before
+	# this patch.
+	rm -rf "${logs:?}/obj/$tag"
 	for o in "$@"; do
-		if in_config "$obj" "$o"; then want+=("$o"); rm -f "$wt/$obj/$o"; else echo "$o" >>"$logs/$tag.missing"; fi
+		if in_config "$obj" "$o"; then
+			want+=("$o")
+			if [ -f "$wt/$obj/$o" ]; then
+				mkdir -p "$(dirname "$logs/obj/$tag/before/$o")"
+				mv "$wt/$obj/$o" "$logs/obj/$tag/before/$o"
+			fi
+		else
+			echo "$o" >>"$logs/$tag.missing"
+		fi
 	done
 	: >"$log"
 	[ "${#want[@]}" -eq 0 ] || mk "$tc" "$obj" -k W=1 "${want[@]}" >"$log" 2>&1 || true
 	for o in "${want[@]}"; do
-		[ -f "$wt/$obj/$o" ] && echo "$o" >>"$logs/$tag.built"
+		[ -f "$wt/$obj/$o" ] || continue
+		echo "$o" >>"$logs/$tag.built"
+		mkdir -p "$(dirname "$logs/obj/$tag/after/$o")"
+		cp "$wt/$obj/$o" "$logs/obj/$tag/after/$o"
 	done
 	grep -E '(error|Error [0-9]+):' "$log" >"$logs/$tag.err" || true
 	# Warnings without line/column numbers, so that moved code compares.
