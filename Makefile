@@ -10,7 +10,7 @@ export TOOLCHAIN BUILD
 # Peer suites first: some set sysctls and want a fresh kernel (guest/peers.mk).
 SUITES ?= $(PEER_SUITES) netdevs sockaddr_basic sockaddr_matrix
 
-.PHONY: all run check check-full deps tree guest-bins host-bins print-suites report bounds-demo bench \
+.PHONY: all run check check-full deps tree guest-bins host-bins print-suites report bounds-demo bench fuzz \
 	test-host clean help
 
 all: help
@@ -20,6 +20,7 @@ help:
 	@echo "make check        baseline vs patched on the hardened clang-19 build + harness tests"
 	@echo "make check-full   make check plus the heavier checks"
 	@echo "make bench        guest microbenchmark, baseline vs patched booted alternately (ROUNDS= ITERS=)"
+	@echo "make fuzz         N= calls SEED= on the patched kernel: random sockaddr/set-address calls"
 	@echo "make bounds-demo  out-of-bounds sa_data access: reported on patched, not on baseline"
 	@echo "TOOLCHAIN=clang|gcc selects clang-19 (default, hardened) or gcc-12"
 
@@ -55,6 +56,13 @@ report:
 
 bench:
 	@scripts/bench.sh
+
+# make fuzz N=200000 SEED=1: the sockaddr fuzzer on the patched kernel.
+N ?= 200000
+SEED ?= 1
+fuzz:
+	@scripts/tree.sh && scripts/build.sh $(BUILD)/src-patched $(BUILD)/src-patched/out-$(TOOLCHAIN) $(TOOLCHAIN) && \
+		KERNEL=$(BUILD)/src-patched/out-$(TOOLCHAIN)/arch/x86/boot/bzImage scripts/fuzz.sh $(N) $(SEED)
 
 bounds-demo: guest-bins
 	@scripts/tree.sh && scripts/guest.sh && scripts/bounds-demo.sh

@@ -111,6 +111,31 @@ stage_end
 # both kernels plus patches/demo), then the fuzzer.
 scripts/bounds-demo.sh || true
 
+stage "fuzz (patched, $tc)"
+if tests/fuzz_replay.sh 2000 1 >"$BUILD/logs/fuzz-replay.out" 2>&1; then
+	result pass fuzz-replay "same seed, same calls and digest (host dry runs)"
+else
+	result fail fuzz-replay "see $(rel "$BUILD/logs/fuzz-replay.out")"
+fi
+sed 's/^/  /' "$BUILD/logs/fuzz-replay.out"
+# The watcher must be able to fail: an injected report stops the run.
+if FUZZ_SELFTEST=1 scripts/fuzz.sh 2000 7 >"$BUILD/logs/fuzz-selftest.out" 2>&1; then
+	result fail fuzz-watcher-selftest "an injected WARNING went unnoticed"
+elif grep -q 'kernel report after call #100 (seed 7)' "$BUILD/logs/fuzz-selftest.out"; then
+	result pass fuzz-watcher-selftest "injected WARNING caught at call 100, seed and last calls named"
+else
+	result fail fuzz-watcher-selftest "see $(rel "$BUILD/logs/fuzz-selftest.out")"
+fi
+n=${FUZZ_N:-200000}
+[ -n "${CHECK_FULL:-}" ] && n=${FUZZ_N_FULL:-1000000}
+if scripts/fuzz.sh "$n" "${FUZZ_SEED:-1}" >"$BUILD/logs/fuzz.out" 2>&1; then
+	result pass fuzz "$n calls, seed ${FUZZ_SEED:-1}, 0 kernel reports"
+else
+	result fail fuzz "$n calls, seed ${FUZZ_SEED:-1}: see $(rel "$BUILD/logs/fuzz.out")"
+fi
+sed -n '/^fuzz summary/,$p' "$BUILD/logs/fuzz.out"
+stage_end
+
 if [ -n "${CHECK_FULL:-}" ]; then
 	scripts/check-full.sh || result fail check-full
 fi

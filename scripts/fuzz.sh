@@ -58,6 +58,11 @@ digest=$(sed -n 's/.* digest=\([0-9a-f]*\) .*/\1/p' <<<"$final")
 reports=$(sed -n 's/.* reports=\([0-9]*\) .*/\1/p' <<<"$final")
 ftime=$(sed -n 's/.* time=\([0-9]*\)s.*/\1/p' <<<"$final")
 rate=$(sed -n 's/.* rate=\([0-9]*\)\/s.*/\1/p' <<<"$final")
+# A run stopped early is checked against a dry run of as many calls.
+if [[ ${made:-} =~ ^[0-9]+$ ]] && [ "$made" != "$n" ]; then
+	host_digest=$("$BUILD/guest/fuzz" --dry-run "$made" "$seed" | tail -n 1 |
+		sed -n 's/^digest=\([0-9a-f]*\) .*/\1/p')
+fi
 pat='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|field-spanning|fortify|general protection fault'
 console=$(grep -a -c -E "$pat" "$log" || true)
 fuzz_ok=0
@@ -67,7 +72,7 @@ if tr -d '\r' <"$ktap" | grep -a -E '^ +ok 1 fuzz$' >/dev/null; then fuzz_ok=1; 
 echo "fuzz summary"
 note "seed:            $seed"
 note "calls:           ${made:-?} made of $n requested"
-note "digest:          ${digest:-?} (host dry run: $host_digest$( [ "$digest" = "$host_digest" ] && echo ', same' || echo ', DIFFERENT'))"
+note "digest:          ${digest:-?} (host dry run of ${made:-$n}: $host_digest$( [ "$digest" = "$host_digest" ] && echo ', same' || echo ', DIFFERENT'))"
 note "kernel reports:  ${reports:-?} seen by the fuzzer, $console report lines on the console"
 note "time:            ${ftime:-?}s fuzzing (${rate:-?} calls/s), ${dur}s boot in all"
 fz 'op ' | sed 's/^/    /'
@@ -77,13 +82,14 @@ fail=()
 [ "$boot_rc" = 0 ] || fail+=("boot failed (see above)")
 [ "$fuzz_ok" = 1 ] || fail+=("the fuzzer did not pass")
 [ "${made:-}" = "$n" ] || fail+=("${made:-no} calls made, $n requested")
-[ -z "$digest" ] || [ "$digest" = "$host_digest" ] ||
+[ -z "${made:-}" ] || [ "$digest" = "$host_digest" ] ||
 	fail+=("digest differs from the host dry run: calls are not deterministic")
 if [ ${#fail[@]} -eq 0 ]; then
 	echo "fuzz: PASS ($n calls, seed $seed)"
 	exit 0
 fi
-echo "fuzz: FAIL, seed $seed: $(IFS=';'; echo "${fail[*]}")"
+echo "fuzz: FAIL, seed $seed:"
+printf '  %s\n' "${fail[@]}"
 fz 'kernel report' | sed 's/^/  /'
 fz 'time bound' | sed 's/^/  /'
 last=$(fz 'last call')

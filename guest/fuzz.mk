@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: GPL-2.0
+# The sockaddr fuzzer (guest/fuzz*.c), static like the other guest
+# programs; it reuses the socket kinds of sockaddr_matrix and the
+# netlink helpers of netdevs.  Run by scripts/fuzz.sh, replayed on the
+# host by tests/fuzz_replay.sh (--dry-run).
+FUZZ_SRC := $(GUEST_DIR)/fuzz.c $(GUEST_DIR)/fuzz_gen.c \
+	    $(GUEST_DIR)/fuzz_net.c $(GUEST_DIR)/matrix_kinds.c \
+	    $(GUEST_DIR)/nl.c
+FUZZ_HDR := $(GUEST_DIR)/fuzz.h $(GUEST_DIR)/matrix.h $(GUEST_DIR)/nl.h \
+	    $(GUEST_DIR)/guestenv.h
+
+$(BUILD)/guest/fuzz: $(FUZZ_SRC) $(FUZZ_HDR)
+	@mkdir -p $(@D)
+	$(GUEST_CC) -static $(C_WARN) -o $@ $(filter %.c,$^)

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fuzzer's network devices: one of every kind the guest config can
+ * create (so every addr_len: 0, 4, 6, 8, 16), and the calls that set
+ * their addresses: SIOCSIFHWADDR, SIOCSIFHWBROADCAST, SIOCADDMULTI,
+ * rtnetlink IFLA_ADDRESS/IFLA_BROADCAST, the ARP ioctls, up/down and
+ * enslaving to bond/team (which copies addresses between devices).
+ * The table is fixed so that the generator, which never looks at the
+ * guest, names the same device on every run; a device that could not
+ * be made just answers ENODEV.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <linux/if.h>
+#include <linux/if_arp.h>
+#include <linux/if_link.h>
+#include <linux/if_tun.h>
+#include <linux/if_tunnel.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sockios.h>
+
+#include "fuzz.h"
+#include "nl.h"
+
+enum how { EXISTING, LINK, VETH, MACVLAN, TUN4, TUN6, GRE4, GRE6, TUNTAP };
+
+struct fdev {
+	const char *name, *kind;
+	enum how how;
+	int flags;		/* TUNSETIFF flags */
+	int present, ifindex, type, addr_len;
+};
+
+/*
+ * Order matters: macvlan needs fz_dummy, fz_veth1 comes with fz_veth0;
+ * fuzz.h names fz_bond and fz_team by index (FZ_DEV_*), fuzz_gen.c the
+ * ARP devices fz_dummy and fz_veth0 (1 and 2).
+ */
+static struct fdev devs[] = {
+	{ "lo", NULL, EXISTING, 0, 0, 0, 0, 0 },
+	{ "fz_dummy", "dummy", LINK, 0, 0, 0, 0, 0 },
+	{ "fz_veth0", "veth", VETH, 0, 0, 0, 0, 0 },
+	{ "fz_veth1", NULL, EXISTING, 0, 0, 0, 0, 0 },
+	{ "fz_vcan", "vcan", LINK, 0, 0, 0, 0, 0 },
+	{ "fz_macvlan", "macvlan", MACVLAN, 0, 0, 0, 0, 0 },
+	{ "fz_bond", "bond", LINK, 0, 0, 0, 0, 0 },
+	{ "fz_team", "team", LINK, 0, 0, 0, 0, 0 },
+	{ "fz_nlmon", "nlmon", LINK, 0, 0, 0, 0, 0 },
+	{ "fz_ipip", "ipip", TUN4, 0, 0, 0, 0, 0 },
+	{ "fz_gre", "gre", GRE4, 0, 0, 0, 0, 0 },
+	{ "fz_ip6tnl", "ip6tnl", TUN6, 0, 0, 0, 0, 0 },
+	{ "fz_ip6gre", "ip6gre", GRE6, 0, 0, 0, 0, 0 },
+	{ "fz_sit", "sit", TUN4, 0, 0, 0, 0, 0 },
+	/* Fallback devices the tunnel drivers register by themselves. */
+	{ "tunl0", NULL, EXISTING, 0, 0, 0, 0, 0 },
+	{ "gre0", NULL, EXISTING, 0, 0, 0, 0, 0 },
+	{ "gretap0", NULL, EXISTING, 0, 0, 0, 0, 0 },
+	{ "erspan0", NULL, EXISTING, 0, 0, 0, 0, 0 },
+	{ "ip6tnl0", NULL, EXISTING, 0, 0, 0, 0, 0 },
+	{ "ip6gre0", NULL, EXISTING, 0, 0, 0, 0, 0 },
+	{ "ip6gretap0", NULL, EXISTING, 0, 0, 0, 0, 0 },
+	{ "sit0", NULL, EXISTING, 0, 0, 0, 0, 0 },
+	{ "fz_tun", "tun", TUNTAP, IFF_TUN | IFF_NO_PI, 0, 0, 0, 0 },
+	{ "fz_tap", "tap", TUNTAP, IFF_TAP | IFF_NO_PI, 0, 0, 0, 0 },
+	/* mac802154_hwsim's radios: addr_len 8. */
+	{ "wpan0", NULL, EXISTING, 0, 0, 0, 0, 0 },
+	{ "wpan1", NULL, EXISTING, 0, 0, 0, 0, 0 },
+};
+
+const int fz_ndevs = sizeof(devs) / sizeof(devs[0]);
+static int ctl = -1, nlfd = -1;
+static int tunfds[2] = { -1, -1 };
+
+const char *fz_dev_name(int i)
+{
+	return i >= 0 && i < fz_ndevs ? devs[i].name : "";
+}
+
+static int ifidx(const char *name)
+{
+	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", name);
+	return ioctl(ctl, SIOCGIFINDEX, &ifr) ? 0 : ifr.ifr_ifindex;
+}
+
+static const char *ename(int err)
+{
+	const char *n = strerrorname_np(err);
+
+	return n ? n : "E?";
+}
+
+/* --- rtnetlink requests of our own (nl.c has no IFLA_LINK/INFO_DATA) */
+
+struct req {
+	struct nlmsghdr h;
+	struct ifinfomsg ifi;
+	char buf[512];
+};
+
+static struct nlattr *put(struct req *r, int type, const void *data, int len)
+{
+	struct nlattr *a = (void *)((char *)r + NLMSG_ALIGN(r->h.nlmsg_len));
+
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	if (len)
+		memcpy((char *)a + NLA_HDRLEN, data, len);
+	r->h.nlmsg_len = NLMSG_ALIGN(r->h.nlmsg_len) + NLA_ALIGN(a->nla_len);
+	return a;
+}
+
+static void nest_end(struct req *r, struct nlattr *a)
+{
+	a->nla_len = (char *)r + r->h.nlmsg_len - (char *)a;
+}
+
+static void req_init(struct req *r, int type, int flags, int ifindex)
+{
+	memset(r, 0, sizeof(*r));
+	r->h.nlmsg_type = type;
+	r->h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	r->h.nlmsg_len = NLMSG_LENGTH(sizeof(r->ifi));
+	r->ifi.ifi_family = AF_UNSPEC;
+	r->ifi.ifi_index = ifindex;
+}
+
+/*
+ * rtnetlink handles a request inside sendmsg(), so the ack is already
+ * queued when send returns: MSG_DONTWAIT never misses it, and a signal
+ * cannot leave us blocked.
+ */
+static int nl_talk(void *r)
+{
+	struct nlmsghdr *h = r;
+	char ans[1024];
+	int n, ret = -EIO;
+
+	if (send(nlfd, r, h->nlmsg_len, 0) < 0)
+		return -errno;
+	while ((n = recv(nlfd, ans, sizeof(ans), MSG_DONTWAIT)) > 0) {
+		struct nlmsghdr *a = (void *)ans;
+
+		if (n >= (int)NLMSG_LENGTH(sizeof(struct nlmsgerr)) &&
+		    a->nlmsg_type == NLMSG_ERROR)
+			ret = ((struct nlmsgerr *)NLMSG_DATA(a))->error;
+	}
+	return ret;
+}
+
+static void put_name(struct req *r, const char *name)
+{
+	put(r, IFLA_IFNAME, name, strlen(name) + 1);
+}
+
+static int link_create(struct fdev *d)
+{
+	struct nlattr *info, *data;
+	struct req r;
+	uint32_t v4;
+	struct in6_addr v6;
+	int lower;
+
+	if (d->how == LINK)
+		return nl_newlink(d->name, d->kind, NULL, NULL);
+	if (d->how == VETH)
+		return nl_newlink(d->name, d->kind, "fz_veth1", NULL);
+	req_init(&r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, 0);
+	put_name(&r, d->name);
+	if (d->how == MACVLAN) {
+		lower = ifidx("fz_dummy");
+		if (!lower)
+			return -ENODEV;
+		put(&r, IFLA_LINK, &lower, 4);
+	}
+	info = put(&r, IFLA_LINKINFO, NULL, 0);
+	put(&r, IFLA_INFO_KIND, d->kind, strlen(d->kind) + 1);
+	/* A remote address of its own: the fallback device has none. */
+	if (d->how != MACVLAN) {
+		data = put(&r, IFLA_INFO_DATA, NULL, 0);
+		v4 = htonl(0x0a090000 + d->how * 16 + (d->name[3] & 15));
+		inet_pton(AF_INET6, d->how == TUN6 ? "fd00::1" : "fd00::2", &v6);
+		switch (d->how) {
+		case TUN4: put(&r, IFLA_IPTUN_REMOTE, &v4, 4); break;
+		case TUN6: put(&r, IFLA_IPTUN_REMOTE, &v6, 16); break;
+		case GRE4: put(&r, IFLA_GRE_REMOTE, &v4, 4); break;
+		default:   put(&r, IFLA_GRE_REMOTE, &v6, 16); break;
+		}
+		nest_end(&r, data);
+	}
+	nest_end(&r, info);
+	return nl_talk(&r);
+}
+
+static int tuntap_create(struct fdev *d, int *fdp)
+{
+	struct ifreq ifr;
+	int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", d->name);
+	ifr.ifr_flags = d->flags;
+	if (ioctl(fd, TUNSETIFF, &ifr)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	*fdp = fd;	/* the device lives as long as this fd */
+	return 0;
+}
+
+static int read_addr_len(const char *name)
+{
+	char path[96], buf[16] = "";
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/addr_len", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 ? atoi(buf) : -1;
+}
+
+static int add_v4(const char *name, uint32_t addr, int plen)
+{
+	struct {
+		struct nlmsghdr h;
+		struct ifaddrmsg ifa;
+		char buf[64];
+	} r;
+	struct nlattr *a;
+	uint32_t be = htonl(addr);
+	int idx = ifidx(name);
+
+	if (!idx)
+		return -ENODEV;
+	memset(&r, 0, sizeof(r));
+	r.h.nlmsg_type = RTM_NEWADDR;
+	r.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE;
+	r.h.nlmsg_len = NLMSG_LENGTH(sizeof(r.ifa));
+	r.ifa.ifa_family = AF_INET;
+	r.ifa.ifa_prefixlen = plen;
+	r.ifa.ifa_index = idx;
+	a = (void *)((char *)&r + r.h.nlmsg_len);
+	a->nla_type = IFA_LOCAL;
+	a->nla_len = NLA_HDRLEN + 4;
+	memcpy((char *)a + NLA_HDRLEN, &be, 4);
+	r.h.nlmsg_len += NLA_ALIGN(a->nla_len);
+	a = (void *)((char *)&r + r.h.nlmsg_len);
+	a->nla_type = IFA_ADDRESS;
+	a->nla_len = NLA_HDRLEN + 4;
+	memcpy((char *)a + NLA_HDRLEN, &be, 4);
+	r.h.nlmsg_len += NLA_ALIGN(a->nla_len);
+	return nl_talk(&r);
+}
+
+static int set_up(int ifindex, int up)
+{
+	struct req r;
+
+	req_init(&r, RTM_NEWLINK, 0, ifindex);
+	r.ifi.ifi_flags = up ? IFF_UP : 0;
+	r.ifi.ifi_change = IFF_UP;
+	return nl_talk(&r);
+}
+
+int fz_net_setup(void)
+{
+	int t = 0, i, ret;
+
+	ctl = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	nlfd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (ctl < 0 || nlfd < 0)
+		return -errno;
+	for (i = 0; i < fz_ndevs; i++) {
+		struct fdev *d = &devs[i];
+		struct ifreq ifr;
+
+		ret = 0;
+		if (d->how == TUNTAP)
+			ret = tuntap_create(d, &tunfds[t++]);
+		else if (d->how != EXISTING)
+			ret = link_create(d);
+		d->ifindex = ifidx(d->name);
+		if (!d->ifindex) {
+			printf("# fuzz: dev %s absent (%s%s%s): skipped\n",
+			       d->name, d->kind ? d->kind : "not created",
+			       ret ? ": " : "", ret ? ename(-ret) : "");
+			continue;
+		}
+		d->present = 1;
+		memset(&ifr, 0, sizeof(ifr));
+		snprintf(ifr.ifr_name, IFNAMSIZ, "%s", d->name);
+		d->type = ioctl(ctl, SIOCGIFHWADDR, &ifr) ? -1 :
+			  ifr.ifr_hwaddr.sa_family;
+		d->addr_len = read_addr_len(d->name);
+		ret = set_up(d->ifindex, 1);
+		printf("# fuzz: dev %s type=%d addr_len=%d ifindex=%d up=%s\n",
+		       d->name, d->type, d->addr_len, d->ifindex,
+		       ret ? ename(-ret) : "ok");
+	}
+	/* IPv4 subnets give SIOCSARP without arp_dev a route to follow. */
+	add_v4("fz_dummy", 0x0a010001, 16);
+	add_v4("fz_veth0", 0x0a020001, 16);
+	fflush(stdout);
+	return 0;
+}
+
+void fz_net_done(void)
+{
+	/* The tun/tap fds and sockets go with the process. */
+}
+
+static void ifr_prep(struct ifreq *ifr, const struct fz_netcall *n)
+{
+	const struct fdev *d = &devs[n->dev];
+
+	/* Random bytes over the whole union: reads past sa_data see junk. */
+	fz_fill(ifr, sizeof(*ifr), n->c);
+	memset(ifr->ifr_name, 0, IFNAMSIZ);
+	snprintf(ifr->ifr_name, IFNAMSIZ, "%s", d->name);
+	ifr->ifr_hwaddr.sa_family = n->fam < 0 ? (d->present ? d->type : 1) :
+				    n->fam;
+}
+
+static int ioctl_ret(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
+}
+
+static int do_nladdr(const struct fz_netcall *n)
+{
+	const struct fdev *d = &devs[n->dev];
+	unsigned char bytes[96];
+	struct req r;
+
+	fz_fill(bytes, sizeof(bytes), n->c);
+	req_init(&r, n->arg ? RTM_SETLINK : RTM_NEWLINK, 0,
+		 d->present ? d->ifindex : 0);
+	if (!d->present)
+		put_name(&r, d->name);
+	if (n->len >= 0)
+		put(&r, IFLA_ADDRESS, bytes, n->len);
+	if (n->len2 >= 0)
+		put(&r, IFLA_BROADCAST, bytes + 48, n->len2);
+	return nl_talk(&r);
+}
+
+static int do_master(const struct fz_netcall *n)
+{
+	const struct fdev *d = &devs[n->dev];
+	uint32_t m = n->arg >= 0 ? devs[n->arg].ifindex : 0;
+	struct req r;
+
+	if (!d->present || (n->arg >= 0 && !devs[n->arg].present))
+		return -ENODEV;
+	req_init(&r, RTM_SETLINK, 0, d->ifindex);
+	put(&r, IFLA_MASTER, &m, 4);
+	return nl_talk(&r);
+}
+
+static int do_arp(const struct fz_netcall *n)
+{
+	static const unsigned long cmd[] = { SIOCSARP, SIOCGARP, SIOCDARP };
+	struct sockaddr_in *pa, *nm;
+	struct arpreq a;
+
+	fz_fill(&a, sizeof(a), n->c);
+	pa = (struct sockaddr_in *)&a.arp_pa;
+	nm = (struct sockaddr_in *)&a.arp_netmask;
+	memset(pa, 0, sizeof(*pa));
+	pa->sin_family = AF_INET;
+	pa->sin_addr.s_addr = htonl(n->ip);
+	nm->sin_family = AF_INET;
+	a.arp_flags = n->arg;
+	memset(a.arp_dev, 0, sizeof(a.arp_dev));
+	if (n->dev >= 0)
+		snprintf(a.arp_dev, sizeof(a.arp_dev), "%s", devs[n->dev].name);
+	a.arp_ha.sa_family = n->fam >= 0 ? n->fam :
+			     n->dev >= 0 && devs[n->dev].present ?
+			     devs[n->dev].type : ARPHRD_ETHER;
+	return ioctl_ret(ctl, cmd[n->what - NET_ARP_SET], &a);
+}
+
+int fz_net_exec(const struct fz_netcall *n)
+{
+	struct ifreq ifr;
+
+	switch (n->what) {
+	case NET_HWADDR:
+	case NET_HWBCAST:
+	case NET_ADDMULTI:
+	case NET_DELMULTI:
+	case NET_GETHW: {
+		static const unsigned long cmd[] = {
+			SIOCSIFHWADDR, SIOCSIFHWBROADCAST, SIOCADDMULTI,
+			SIOCDELMULTI, SIOCGIFHWADDR };
+
+		ifr_prep(&ifr, n);
+		return ioctl_ret(ctl, cmd[n->what], &ifr);
+	}
+	case NET_NLADDR:
+		return do_nladdr(n);
+	case NET_ARP_SET:
+	case NET_ARP_GET:
+	case NET_ARP_DEL:
+		return do_arp(n);
+	case NET_LINK:
+		return devs[n->dev].present ?
+		       set_up(devs[n->dev].ifindex, n->arg) : -ENODEV;
+	case NET_MASTER:
+		return do_master(n);
+	}
+	return -ENOSYS;
+}
