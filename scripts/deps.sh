@@ -7,7 +7,9 @@ set -euo pipefail
 # Why each package: see README.md "Dependencies".
 PKGS=(linux-source-6.12 qemu-system-x86 make gcc-12 libc6-dev
 	clang-19 lld-19 llvm-19 bc bison flex libelf-dev libssl-dev
-	dwarves ccache cpio xz-utils kmod python3 git shellcheck)
+	dwarves ccache cpio xz-utils kmod python3 git shellcheck
+	# libz.a: guest/bpf_sock_addr links the tree's libbpf + libelf statically
+	zlib1g-dev)
 # shellcheck disable=SC2206 # a space-separated list by design
 PKGS+=(${EXTRA_PKGS:-})
 

@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest suite bpf_sock_addr (included by host/host.mk):
+#   $(BUILD)/bpf/libbpf/libbpf.a        the tree's own libbpf, static, out of tree
+#   $(BUILD)/bpf/include/bpf/*.h        its installed headers (bpf_helpers.h, ...)
+#   $(BUILD)/bpf/sock_addr_hooks.bpf.o  the cgroup sock_addr programs
+#   $(BUILD)/bpf/sock_addr_kfunc.bpf.o  the same source with -DKFUNC_PROBE
+#   $(BUILD)/guest/bpf_sock_addr        static loader/test, both objects embedded
+# Nothing is written into the kernel tree.
+
+BPF_SRCTREE := $(BUILD)/linux
+BPF_OUT := $(BUILD)/bpf
+BPF_CLANG ?= clang-19
+LIBBPF_SRC := $(BPF_SRCTREE)/tools/lib/bpf
+LIBBPF_A := $(BPF_OUT)/libbpf/libbpf.a
+# A header from install_headers, standing for all of them.
+LIBBPF_HDR := $(BPF_OUT)/include/bpf/bpf_helpers.h
+BPF_UAPI := $(BPF_SRCTREE)/tools/include/uapi
+BPF_HOOKS_SRC := $(GUEST_DIR)/bpf/sock_addr_hooks.bpf.c
+BPF_HOOKS_OBJ := $(BPF_OUT)/sock_addr_hooks.bpf.o
+BPF_KFUNC_OBJ := $(BPF_OUT)/sock_addr_kfunc.bpf.o
+
+guest-progs: $(BUILD)/guest/bpf_sock_addr
+
+# libbpf's own Makefile, sources in the tree, objects and headers here.
+# Its sources are the prerequisites, so a new tree rebuilds it.
+LIBBPF_SRCS := $(wildcard $(LIBBPF_SRC)/*.c $(LIBBPF_SRC)/*.h)
+$(LIBBPF_A) $(LIBBPF_HDR) &: $(LIBBPF_SRCS) $(BPF_UAPI)/linux/bpf.h
+	@mkdir -p $(BPF_OUT)/libbpf
+	$(MAKE) -s -C $(LIBBPF_SRC) OUTPUT=$(abspath $(BPF_OUT)/libbpf)/ \
+		BUILD_STATIC_ONLY=1 CC=$(GUEST_CC) \
+		DESTDIR=$(abspath $(BPF_OUT)) prefix= \
+		$(abspath $(LIBBPF_A)) install_headers
+	@touch $(LIBBPF_A) $(LIBBPF_HDR)
+
+BPF_CFLAGS := -target bpf -O2 -g -Wall -I$(BPF_OUT)/include -I$(BPF_UAPI)
+
+$(BPF_HOOKS_OBJ): $(BPF_HOOKS_SRC) $(LIBBPF_HDR)
+	$(BPF_CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BPF_KFUNC_OBJ): $(BPF_HOOKS_SRC) $(LIBBPF_HDR)
+	$(BPF_CLANG) $(BPF_CFLAGS) -DKFUNC_PROBE -c $< -o $@
+
+# libbpf needs libelf, which needs zlib (Debian 12's libelf.a has no zstd).
+$(BUILD)/guest/bpf_sock_addr: $(GUEST_DIR)/bpf_sock_addr.c $(SUITE_UTIL) \
+			      $(GUEST_DIR)/guestenv.h $(KSELFTEST_HDRS) \
+			      $(LIBBPF_A) $(BPF_HOOKS_OBJ) $(BPF_KFUNC_OBJ)
+	@mkdir -p $(@D)
+	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -I$(BPF_OUT)/include \
+		-I$(BPF_UAPI) \
+		-DHOOKS_OBJ='"$(abspath $(BPF_HOOKS_OBJ))"' \
+		-DKFUNC_OBJ='"$(abspath $(BPF_KFUNC_OBJ))"' \
+		-o $@ $(filter %.c,$^) $(LIBBPF_A) -lelf -lz

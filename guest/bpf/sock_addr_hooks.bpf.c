@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cgroup sock_addr programs for guest/bpf_sock_addr.c: each one rewrites
+ * or rejects the addresses of a few fixed ports (or unix paths) and
+ * records what it saw in the "obs" array.  Everything else passes.
+ *
+ * Built twice by guest/bpf.mk:
+ *   sock_addr_hooks.bpf.o   the programs below (no kfunc, no CO-RE: they
+ *                           load on a kernel without BTF)
+ *   sock_addr_kfunc.bpf.o   -DKFUNC_PROBE: only a connect_unix program that
+ *                           rewrites the path with the kfunc
+ *                           bpf_sock_addr_set_sun_path(), which needs
+ *                           kernel BTF (CONFIG_DEBUG_INFO_BTF)
+ *
+ * The ports, paths and obs slots are repeated in guest/bpf_sock_addr.c
+ * (the loader); keep both in sync.
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+
+#define AF_UNIX		1
+#define AF_INET		2
+#define AF_INET6	10
+
+char _license[] SEC("license") = "GPL";
+
+/* The UAPI layouts (no libc headers for -target bpf). */
+struct sa_in {
+	__u16 family;
+	__be16 port;
+	__be32 addr;
+	__u8 zero[8];
+};
+
+struct sa_in6 {
+	__u16 family;
+	__be16 port;
+	__be32 flowinfo;
+	__be32 addr[4];
+	__u32 scope_id;
+};
+
+#ifndef KFUNC_PROBE
+
+/* Hook ids; obs slots of hook h are OBS(h, 0..3). */
+enum hook { H_BIND4, H_BIND6, H_CONNECT4, H_CONNECT6, H_SENDMSG4,
+	    H_SENDMSG6, H_RECVMSG4, H_RECVMSG6, H_GETPEERNAME4,
+	    H_GETPEERNAME6, H_GETSOCKNAME4, H_GETSOCKNAME6, H_CONNECT_UNIX,
+	    H_SENDMSG_UNIX, H_RECVMSG_UNIX, H_GETPEERNAME_UNIX,
+	    H_GETSOCKNAME_UNIX, NHOOKS };
+/*
+ * Per hook: [0] calls, [1] user_family of the last call, [2] its
+ * type << 8 | protocol, [3] its user_port as the program read it (host
+ * order for inet; for unix the first two bytes of sun_path, see below).
+ * OBS_BIND_RET + i: return values of the bpf_bind() calls.
+ */
+#define OBS(h, i)	((h) * 4 + (i))
+#define OBS_BIND_RET	(NHOOKS * 4)
+#define OBS_SLOTS	(OBS_BIND_RET + 8)
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, OBS_SLOTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} obs SEC(".maps");
+
+static __always_inline void put(__u32 slot, __u64 v)
+{
+	__u64 *p = bpf_map_lookup_elem(&obs, &slot);
+
+	if (p)
+		*p = v;
+}
+
+static __always_inline void record(enum hook h, struct bpf_sock_addr *ctx,
+				   __u32 port)
+{
+	__u32 slot = OBS(h, 0);
+	__u64 *calls = bpf_map_lookup_elem(&obs, &slot);
+
+	if (calls)
+		__sync_fetch_and_add(calls, 1);
+	put(OBS(h, 1), ctx->user_family);
+	put(OBS(h, 2), ctx->type << 8 | ctx->protocol);
+	put(OBS(h, 3), port);
+}
+
+#define IP4(a, b, c, d)	bpf_htonl((a) << 24 | (b) << 16 | (c) << 8 | (d))
+#define LOOPBACK4	IP4(127, 0, 0, 1)
+#define TEST_NET4	IP4(10, 9, 9, 9)	/* nothing there */
+
+static __always_inline void set_ip6(struct bpf_sock_addr *ctx, __u32 a,
+				    __u32 b, __u32 c, __u32 d)
+{
+	ctx->user_ip6[0] = bpf_htonl(a);
+	ctx->user_ip6[1] = bpf_htonl(b);
+	ctx->user_ip6[2] = bpf_htonl(c);
+	ctx->user_ip6[3] = bpf_htonl(d);
+}
+
+#define SET_LOOPBACK6(ctx)	set_ip6(ctx, 0, 0, 0, 1)
+/* 2001:db8::n, the documentation prefix: nothing there. */
+#define SET_DOC6(ctx, n)	set_ip6(ctx, 0x20010db8, 0, 0, n)
+
+static __always_inline void set_port(struct bpf_sock_addr *ctx, __u16 port)
+{
+	ctx->user_port = bpf_htons(port);
+}
+
+/* bind: 21001 -> 21002 (v4), 21101 -> 21102 (v6); 21003/21103 refused. */
+SEC("cgroup/bind4")
+int bind4(struct bpf_sock_addr *ctx)
+{
+	__u16 port = bpf_ntohs(ctx->user_port);
+
+	record(H_BIND4, ctx, port);
+	if (port == 21003)
+		return 0;
+	if (port == 21001)
+		set_port(ctx, 21002);
+	return 1;
+}
+
+SEC("cgroup/bind6")
+int bind6(struct bpf_sock_addr *ctx)
+{
+	__u16 port = bpf_ntohs(ctx->user_port);
+
+	record(H_BIND6, ctx, port);
+	if (port == 21103)
+		return 0;
+	if (port == 21101)
+		set_port(ctx, 21102);
+	return 1;
+}
+
+/*
+ * connect4: 21201 -> 21202 (TCP test), 21211 -> 21212 (UDP test),
+ * 10.9.9.9:21231 -> 127.0.0.1:21232, 21219 refused.  21221, 21224 and
+ * 21227: the kernel-side bpf_bind() helper binds the socket first with
+ * an address of ours (valid, too short, port 0).
+ */
+SEC("cgroup/connect4")
+int connect4(struct bpf_sock_addr *ctx)
+{
+	__u16 port = bpf_ntohs(ctx->user_port);
+	struct sa_in sa = { .family = AF_INET };
+
+	record(H_CONNECT4, ctx, port);
+	switch (port) {
+	case 21219:
+		return 0;
+	case 21201:
+		set_port(ctx, 21202);
+		break;
+	case 21211:
+		set_port(ctx, 21212);
+		break;
+	case 21231:
+		ctx->user_ip4 = LOOPBACK4;
+		set_port(ctx, 21232);
+		break;
+	case 21221:
+		sa.addr = LOOPBACK4;
+		sa.port = bpf_htons(21222);
+		put(OBS_BIND_RET + 0, bpf_bind(ctx, (void *)&sa, sizeof(sa)));
+		break;
+	case 21224:
+		sa.addr = LOOPBACK4;
+		sa.port = bpf_htons(21225);
+		put(OBS_BIND_RET + 1, bpf_bind(ctx, (void *)&sa, 8));
+		break;
+	case 21227:
+		sa.addr = IP4(127, 0, 0, 2);
+		put(OBS_BIND_RET + 2, bpf_bind(ctx, (void *)&sa, sizeof(sa)));
+		break;
+	}
+	return 1;
+}
+
+/*
+ * connect6: 21301 -> 21302 (TCP), 21311 -> 21312 (UDP),
+ * [2001:db8::1]:21331 -> [::1]:21332, 21319 refused, 21321: bpf_bind()
+ * to [::1]:21322 first.
+ */
+SEC("cgroup/connect6")
+int connect6(struct bpf_sock_addr *ctx)
+{
+	__u16 port = bpf_ntohs(ctx->user_port);
+	struct sa_in6 sa = { .family = AF_INET6 };
+
+	record(H_CONNECT6, ctx, port);
+	switch (port) {
+	case 21319:
+		return 0;
+	case 21301:
+		set_port(ctx, 21302);
+		break;
+	case 21311:
+		set_port(ctx, 21312);
+		break;
+	case 21331:
+		SET_LOOPBACK6(ctx);
+		set_port(ctx, 21332);
+		break;
+	case 21321:
+		sa.addr[3] = bpf_htonl(1);
+		sa.port = bpf_htons(21322);
+		put(OBS_BIND_RET + 3, bpf_bind(ctx, (void *)&sa, sizeof(sa)));
+		break;
+	}
+	return 1;
+}
+
+/*
+ * sendmsg4 (unconnected UDP): 10.9.9.9:21401 -> 127.0.0.1:21402 from
+ * source 127.0.0.2; 21421 -> 21422 (v4-mapped from an IPv6 socket);
+ * 10.9.9.9:21431 -> 127.0.0.1:21433 (recvmsg4 maps the reply back);
+ * 21409 refused.
+ */
+SEC("cgroup/sendmsg4")
+int sendmsg4(struct bpf_sock_addr *ctx)
+{
+	__u16 port = bpf_ntohs(ctx->user_port);
+
+	record(H_SENDMSG4, ctx, port);
+	switch (port) {
+	case 21409:
+		return 0;
+	case 21401:
+		ctx->user_ip4 = LOOPBACK4;
+		set_port(ctx, 21402);
+		ctx->msg_src_ip4 = IP4(127, 0, 0, 2);
+		break;
+	case 21421:
+		set_port(ctx, 21422);
+		break;
+	case 21431:
+		ctx->user_ip4 = LOOPBACK4;
+		set_port(ctx, 21433);
+		break;
+	}
+	return 1;
+}
+
+/* recvmsg4: a datagram from 127.0.0.1:21433 reads as from 10.9.9.9:21431. */
+SEC("cgroup/recvmsg4")
+int recvmsg4(struct bpf_sock_addr *ctx)
+{
+	__u16 port = bpf_ntohs(ctx->user_port);
+
+	record(H_RECVMSG4, ctx, port);
+	if (port == 21433 && ctx->user_ip4 == LOOPBACK4) {
+		ctx->user_ip4 = TEST_NET4;
+		set_port(ctx, 21431);
+	}
+	return 1;
+}
+
+/*
+ * sendmsg6: [2001:db8::1]:21501 -> [::1]:21502, 21509 refused,
+ * [2001:db8::1]:21531 -> [::1]:21533 (recvmsg6 maps the reply back).
+ */
+SEC("cgroup/sendmsg6")
+int sendmsg6(struct bpf_sock_addr *ctx)
+{
+	__u16 port = bpf_ntohs(ctx->user_port);
+
+	record(H_SENDMSG6, ctx, port);
+	switch (port) {
+	case 21509:
+		return 0;
+	case 21501:
+		SET_LOOPBACK6(ctx);
+		set_port(ctx, 21502);
+		break;
+	case 21531:
+		SET_LOOPBACK6(ctx);
+		set_port(ctx, 21533);
+		break;
+	}
+	return 1;
+}
+
+/* recvmsg6: a datagram from [::1]:21533 reads as from [2001:db8::1]:21531. */
+SEC("cgroup/recvmsg6")
+int recvmsg6(struct bpf_sock_addr *ctx)
+{
+	__u16 port = bpf_ntohs(ctx->user_port);
+
+	record(H_RECVMSG6, ctx, port);
+	if (port == 21533) {
+		SET_DOC6(ctx, 1);
+		set_port(ctx, 21531);
+	}
+	return 1;
+}
+
+/* getsockname: 21601 reads as 10.9.9.9:21602, 21701 as [2001:db8::1]:21702. */
+SEC("cgroup/getsockname4")
+int getsockname4(struct bpf_sock_addr *ctx)
+{
+	__u16 port = bpf_ntohs(ctx->user_port);
+
+	record(H_GETSOCKNAME4, ctx, port);
+	if (port == 21601) {
+		ctx->user_ip4 = TEST_NET4;
+		set_port(ctx, 21602);
+	}
+	return 1;
+}
+
+SEC("cgroup/getsockname6")
+int getsockname6(struct bpf_sock_addr *ctx)
+{
+	__u16 port = bpf_ntohs(ctx->user_port);
+
+	record(H_GETSOCKNAME6, ctx, port);
+	if (port == 21701) {
+		SET_DOC6(ctx, 1);
+		set_port(ctx, 21702);
+	}
+	return 1;
+}
+
+/* getpeername: 21611 reads as 10.9.9.9:21612, 21711 as [2001:db8::2]:21712. */
+SEC("cgroup/getpeername4")
+int getpeername4(struct bpf_sock_addr *ctx)
+{
+	__u16 port = bpf_ntohs(ctx->user_port);
+
+	record(H_GETPEERNAME4, ctx, port);
+	if (port == 21611) {
+		ctx->user_ip4 = TEST_NET4;
+		set_port(ctx, 21612);
+	}
+	return 1;
+}
+
+SEC("cgroup/getpeername6")
+int getpeername6(struct bpf_sock_addr *ctx)
+{
+	__u16 port = bpf_ntohs(ctx->user_port);
+
+	record(H_GETPEERNAME6, ctx, port);
+	if (port == 21711) {
+		SET_DOC6(ctx, 2);
+		set_port(ctx, 21712);
+	}
+	return 1;
+}
+
+/*
+ * AF_UNIX hooks.  Without kernel BTF there is no kfunc, hence no
+ * bpf_sock_addr_set_sun_path(); but the verifier lets unix programs use
+ * ctx->user_port, which is 2 bytes at offset 2 of the address: the
+ * first two bytes of sun_path.  These programs read (and for a rewrite
+ * write) those two bytes, as raw memory (stored unswapped):
+ *   connect/sendmsg: "rj..." and abstract "\0r..." refused,
+ *                    "ua..." rewritten to "ub..."
+ *   recvmsg:         a sender "sa..." reads as "sz..."
+ *   getsockname:     "ga..." reads as "gz..."
+ *   getpeername:     "pa..." reads as "pz..."
+ */
+#define PATH2(a, b)	((__u16)((__u8)(a) | (__u8)(b) << 8))	/* little endian */
+
+static __always_inline __u16 path2(struct bpf_sock_addr *ctx)
+{
+	return ctx->user_port;
+}
+
+static __always_inline void set_path2(struct bpf_sock_addr *ctx, __u16 v)
+{
+	ctx->user_port = v;
+}
+
+static __always_inline int unix_filter(enum hook h, struct bpf_sock_addr *ctx)
+{
+	__u16 p = path2(ctx);
+
+	record(h, ctx, p);
+	if (p == PATH2('r', 'j') || p == PATH2(0, 'r'))
+		return 0;
+	if (p == PATH2('u', 'a'))
+		set_path2(ctx, PATH2('u', 'b'));
+	return 1;
+}
+
+SEC("cgroup/connect_unix")
+int connect_unix(struct bpf_sock_addr *ctx)
+{
+	return unix_filter(H_CONNECT_UNIX, ctx);
+}
+
+SEC("cgroup/sendmsg_unix")
+int sendmsg_unix(struct bpf_sock_addr *ctx)
+{
+	return unix_filter(H_SENDMSG_UNIX, ctx);
+}
+
+static __always_inline int unix_rename(enum hook h, struct bpf_sock_addr *ctx,
+				       __u16 from, __u16 to)
+{
+	__u16 p = path2(ctx);
+
+	record(h, ctx, p);
+	if (p == from)
+		set_path2(ctx, to);
+	return 1;
+}
+
+SEC("cgroup/recvmsg_unix")
+int recvmsg_unix(struct bpf_sock_addr *ctx)
+{
+	return unix_rename(H_RECVMSG_UNIX, ctx, PATH2('s', 'a'),
+			   PATH2('s', 'z'));
+}
+
+SEC("cgroup/getsockname_unix")
+int getsockname_unix(struct bpf_sock_addr *ctx)
+{
+	return unix_rename(H_GETSOCKNAME_UNIX, ctx, PATH2('g', 'a'),
+			   PATH2('g', 'z'));
+}
+
+SEC("cgroup/getpeername_unix")
+int getpeername_unix(struct bpf_sock_addr *ctx)
+{
+	return unix_rename(H_GETPEERNAME_UNIX, ctx, PATH2('p', 'a'),
+			   PATH2('p', 'z'));
+}
+
+#else /* KFUNC_PROBE */
+
+/*
+ * The upstream way to rewrite a unix path (selftests' connect_unix_prog.c):
+ * connecting to "ka.sock" connects to "kfunc_target.sock".  Both kfuncs
+ * are resolved by libbpf against the kernel's BTF.
+ */
+struct bpf_sock_addr_kern;
+
+extern void *bpf_cast_to_kern_ctx(void *obj) __ksym;
+extern int bpf_sock_addr_set_sun_path(struct bpf_sock_addr_kern *sa_kern,
+				      const __u8 *sun_path,
+				      __u32 sun_path__sz) __ksym;
+
+#define KFUNC_TARGET	"kfunc_target.sock"
+
+SEC("cgroup/connect_unix")
+int connect_unix_kfunc(struct bpf_sock_addr *ctx)
+{
+	struct bpf_sock_addr_kern *sa_kern = bpf_cast_to_kern_ctx(ctx);
+	__u16 p = ctx->user_port;
+
+	if (p != (__u16)('k' | 'a' << 8))
+		return 1;
+	if (bpf_sock_addr_set_sun_path(sa_kern, (const __u8 *)KFUNC_TARGET,
+				       sizeof(KFUNC_TARGET) - 1))
+		return 0;
+	return 1;
+}
+
+#endif /* KFUNC_PROBE */

@@ -1,0 +1,1311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BPF cgroup sock_addr hooks that rewrite addresses (patches 6 and 7 of
+ * the series change the type of the address these hooks get).  Each
+ * test loads guest/bpf/sock_addr_hooks.bpf.c (embedded in this binary)
+ * with the tree's own libbpf, attaches the programs it needs to the
+ * cgroup /sys/fs/cgroup/bpf_sock_addr, moves itself there and then does
+ * socket calls whose addresses the programs rewrite or refuse.  It
+ * records what the kernel did as
+ *
+ *   # obs <test>.<step>: ret=<int> errno=<ENAME|0>[ <details>]
+ *
+ * details: len=<int> addr=<decoded> hex=<bytes> for the addresses the
+ * kernel returned (getsockname/getpeername/recvfrom); got=<server> for
+ * which server a connection or datagram really reached; hook lines
+ * (<test>.hook_<name>) say how often a program ran and what it saw
+ * last.  All ports and names are fixed (21000 + n, relative unix paths
+ * in a private directory), so the lines are the same on every boot.
+ * EXPECT/ASSERT check only what must hold on any kernel with these
+ * hooks (the rewritten connect reached server B, ...).
+ *
+ * Without the test guest (a developer's host) every test SKIPs: this
+ * program never attaches BPF programs anywhere else.  Without cgroup2
+ * or cgroup sock_addr programs it SKIPs saying why.
+ *
+ * The AF_UNIX programs cannot rewrite paths the upstream way
+ * (bpf_sock_addr_set_sun_path() is a kfunc; kfuncs need kernel BTF,
+ * which the harness kernel lacks): they refuse or rename by the first
+ * two bytes of sun_path, which the verifier lets unix programs access as
+ * ctx->user_port.  unix_kfunc records what happens to the upstream way.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+/*
+ * kselftest_harness.h is written for -Wall only, and its TEST() wrapper
+ * has an unused parameter at every use: keep -Wextra quiet about it.
+ */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "kselftest_harness.h"
+
+#include "guestenv.h"
+#include "suite_util.h"
+
+/* The BPF objects, embedded by the assembler (paths from guest/bpf.mk). */
+#define OBJ_BLOB(name, path)						\
+	__asm__(".section .rodata\n.balign 8\n"				\
+		".global " #name "\n" #name ":\n"			\
+		".incbin \"" path "\"\n"				\
+		".global " #name "_end\n" #name "_end:\n"		\
+		".byte 0\n.previous\n");				\
+	extern const char name[], name##_end[]
+OBJ_BLOB(hooks_obj, HOOKS_OBJ);
+OBJ_BLOB(kfunc_obj, KFUNC_OBJ);
+
+#define CGROUP_DIR	"/sys/fs/cgroup/bpf_sock_addr"
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
+#define ENOTSUPP	524	/* kernel-internal, seen by bpf() callers */
+
+static const char *bpf_errno_name(int err)
+{
+	return err == ENOTSUPP ? "ENOTSUPP" : errno_name(err);
+}
+
+/* Must match the enum and slots in sock_addr_hooks.bpf.c. */
+enum hook { H_BIND4, H_BIND6, H_CONNECT4, H_CONNECT6, H_SENDMSG4,
+	    H_SENDMSG6, H_RECVMSG4, H_RECVMSG6, H_GETPEERNAME4,
+	    H_GETPEERNAME6, H_GETSOCKNAME4, H_GETSOCKNAME6, H_CONNECT_UNIX,
+	    H_SENDMSG_UNIX, H_RECVMSG_UNIX, H_GETPEERNAME_UNIX,
+	    H_GETSOCKNAME_UNIX, NHOOKS };
+static const char *const hook_names[NHOOKS] = {
+	"bind4", "bind6", "connect4", "connect6", "sendmsg4", "sendmsg6",
+	"recvmsg4", "recvmsg6", "getpeername4", "getpeername6",
+	"getsockname4", "getsockname6", "connect_unix", "sendmsg_unix",
+	"recvmsg_unix", "getpeername_unix", "getsockname_unix",
+};
+#define OBS(h, i)	((h) * 4 + (i))
+#define OBS_BIND_RET	(NHOOKS * 4)
+
+#define OUR_PORT(p)	((p) >= 20000 && (p) < 23000)
+#define WAIT_MS		2000
+
+union addr {
+	struct sockaddr sa;
+	struct sockaddr_in in;
+	struct sockaddr_in6 in6;
+	struct sockaddr_un un;
+	struct sockaddr_storage ss;
+	unsigned char raw[sizeof(struct sockaddr_storage)];
+};
+
+/* ------------------------------------------------------------------ */
+/* libbpf messages: kept for the kfunc test, logged on failures.       */
+
+static char lbpf_log[4096];
+static size_t lbpf_len;
+
+static int lbpf_print(enum libbpf_print_level level, const char *fmt,
+		      va_list ap)
+{
+	int n;
+
+	if (level == LIBBPF_DEBUG || lbpf_len >= sizeof(lbpf_log) - 1)
+		return 0;
+	n = vsnprintf(lbpf_log + lbpf_len, sizeof(lbpf_log) - lbpf_len, fmt,
+		      ap);
+	if (n > 0)
+		lbpf_len += (size_t)n < sizeof(lbpf_log) - lbpf_len ? (size_t)n :
+			    sizeof(lbpf_log) - lbpf_len - 1;
+	return 0;
+}
+
+/* Each libbpf message line as an obs line of its own, quoted. */
+static void print_lbpf_log(const char *label)
+{
+	char *save, *line;
+	int i = 0;
+
+	for (line = strtok_r(lbpf_log, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		printf("# obs %s.libbpf_msg%d: \"%s\"\n", label, i++, line);
+	lbpf_len = 0;
+	lbpf_log[0] = 0;
+}
+
+static void __attribute__((constructor)) init_output(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	libbpf_set_print(lbpf_print);
+}
+
+/* ------------------------------------------------------------------ */
+/* Environment and attaching.                                          */
+
+static struct bpf_object *obj;
+static int obs_fd = -1;
+
+/* Returns 1 when BPF can be used here, else SKIPs saying why. */
+static int bpf_usable(struct __test_metadata *_metadata)
+{
+	struct statfs sf;
+	int r;
+
+	if (!in_test_guest()) {
+		SKIP(return 0, "not in the test guest: no BPF programs are attached on a host");
+	}
+	if (statfs("/sys/fs/cgroup", &sf) || sf.f_type != CGROUP2_SUPER_MAGIC)
+		SKIP(return 0, "no cgroup2 mounted on /sys/fs/cgroup");
+	errno = 0;
+	r = libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_CGROUP_SOCK_ADDR, NULL);
+	if (r != 1)
+		SKIP(return 0, "cgroup sock_addr programs unavailable: probe=%d errno=%s",
+		     r, errno_name(errno));
+	return 1;
+}
+
+static void enter_cgroup(struct __test_metadata *_metadata)
+{
+	char pid[16];
+	int fd, n;
+
+	ASSERT_TRUE(!mkdir(CGROUP_DIR, 0755) || errno == EEXIST)
+		TH_LOG("mkdir %s: %s", CGROUP_DIR, strerror(errno));
+	fd = open(CGROUP_DIR "/cgroup.procs", O_WRONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd) TH_LOG("cgroup.procs: %s", strerror(errno));
+	n = snprintf(pid, sizeof(pid), "%d\n", getpid());
+	ASSERT_EQ(n, write(fd, pid, n)) TH_LOG("cgroup.procs: %s", strerror(errno));
+	close(fd);
+}
+
+static int has_word(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = list; (p = strstr(p, w)); p += n)
+		if ((p == list || p[-1] == ' ') && (!p[n] || p[n] == ' '))
+			return 1;
+	return 0;
+}
+
+/*
+ * Load the programs named in @progs (space separated, the function
+ * names in sock_addr_hooks.bpf.c), attach them to our cgroup and move
+ * this process (a forked test) into it; sockets made afterwards run
+ * the programs.  They are detached when the test process exits.
+ * Returns 0 after a SKIP.
+ */
+static int attach(struct __test_metadata *_metadata, const char *progs)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "sock_addr_hooks");
+	struct bpf_program *p;
+	int cg, err, n = 0;
+
+	if (!bpf_usable(_metadata))
+		return 0;
+	obj = bpf_object__open_mem(hooks_obj, hooks_obj_end - hooks_obj, &oo);
+	ASSERT_NE(NULL, obj) TH_LOG("open: %s %s", strerror(errno), lbpf_log);
+	bpf_object__for_each_program(p, obj)
+		bpf_program__set_autoload(p, has_word(progs, bpf_program__name(p)));
+	err = bpf_object__load(obj);
+	ASSERT_EQ(0, err) TH_LOG("load: %d %s", err, lbpf_log);
+	obs_fd = bpf_object__find_map_fd_by_name(obj, "obs");
+	ASSERT_LE(0, obs_fd);
+
+	enter_cgroup(_metadata);
+	cg = open(CGROUP_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, cg) TH_LOG("%s: %s", CGROUP_DIR, strerror(errno));
+	bpf_object__for_each_program(p, obj) {
+		if (!bpf_program__autoload(p))
+			continue;
+		ASSERT_NE(NULL, bpf_program__attach_cgroup(p, cg))
+			TH_LOG("attach %s: %s %s", bpf_program__name(p),
+			       strerror(errno), lbpf_log);
+		n++;
+	}
+	close(cg);
+	printf("# obs attached: %s (%d programs)\n", progs, n);
+	return 1;
+}
+
+static unsigned long long obs_get(int slot)
+{
+	unsigned long long v = 0;
+
+	if (bpf_map_lookup_elem(obs_fd, &slot, &v))
+		return ~0ULL;
+	return v;
+}
+
+/* What program @h saw: calls, last family/type/protocol/port. */
+static void print_hook(const char *test, enum hook h)
+{
+	unsigned long long tp = obs_get(OBS(h, 2)), port = obs_get(OBS(h, 3));
+
+	printf("# obs %s.hook_%s: calls=%llu user_family=%llu type=%llu protocol=%llu",
+	       test, hook_names[h], obs_get(OBS(h, 0)), obs_get(OBS(h, 1)),
+	       tp >> 8, tp & 0xff);
+	if (h >= H_CONNECT_UNIX)
+		printf(" sun_path01=%02llx%02llx\n", port & 0xff, port >> 8 & 0xff);
+	else
+		printf(" user_port=%llu\n", port);
+}
+
+/* ------------------------------------------------------------------ */
+/* Addresses.                                                          */
+
+static socklen_t in4(union addr *a, const char *ip, int port)
+{
+	memset(a, 0, sizeof(*a));
+	a->in.sin_family = AF_INET;
+	a->in.sin_port = htons(port);
+	inet_pton(AF_INET, ip, &a->in.sin_addr);
+	return sizeof(a->in);
+}
+
+static socklen_t in6(union addr *a, const char *ip, int port)
+{
+	memset(a, 0, sizeof(*a));
+	a->in6.sin6_family = AF_INET6;
+	a->in6.sin6_port = htons(port);
+	inet_pton(AF_INET6, ip, &a->in6.sin6_addr);
+	return sizeof(a->in6);
+}
+
+/* Pathname (relative) or, with a leading '@', abstract; no NUL counted. */
+static socklen_t un(union addr *a, const char *path)
+{
+	size_t n = strlen(path);
+
+	memset(a, 0, sizeof(*a));
+	a->un.sun_family = AF_UNIX;
+	memcpy(a->un.sun_path, path, n);
+	if (path[0] == '@')
+		a->un.sun_path[0] = 0;
+	return offsetof(struct sockaddr_un, sun_path) + n;
+}
+
+static int ephemeral(const union addr *a, socklen_t len)
+{
+	int port;
+
+	if ((a->sa.sa_family != AF_INET && a->sa.sa_family != AF_INET6) ||
+	    len < 4)
+		return 0;
+	port = ntohs(a->in.sin_port);
+	return port && !OUR_PORT(port);
+}
+
+/*
+ * " len=<n> addr=<decoded> hex=<bytes>" for an address the kernel wrote
+ * (@len as it reported, @cap bytes of buffer).  Ephemeral ports print
+ * as PPPP / "eph".
+ */
+static void print_addr(const union addr *a, socklen_t len, socklen_t cap)
+{
+	socklen_t shown = len < cap ? len : cap;
+	int eph = ephemeral(a, shown);
+	char ip[INET6_ADDRSTRLEN];
+
+	printf(" len=%u addr=", len);
+	if (a->sa.sa_family == AF_INET && shown >= sizeof(a->in)) {
+		inet_ntop(AF_INET, &a->in.sin_addr, ip, sizeof(ip));
+		printf("%s:", ip);
+	} else if (a->sa.sa_family == AF_INET6 && shown >= sizeof(a->in6)) {
+		inet_ntop(AF_INET6, &a->in6.sin6_addr, ip, sizeof(ip));
+		printf("[%s]:", ip);
+	} else if (a->sa.sa_family == AF_UNIX && shown >= sizeof(sa_family_t)) {
+		putchar('"');
+		for (socklen_t i = offsetof(struct sockaddr_un, sun_path);
+		     i < shown && i < sizeof(a->un); i++) {
+			unsigned char c = a->raw[i];
+
+			if (c > ' ' && c < 0x7f && c != '"' && c != '\\')
+				putchar(c);
+			else
+				printf("\\x%02x", c);
+		}
+		putchar('"');
+	} else {
+		fputs("-", stdout);
+	}
+	if ((a->sa.sa_family == AF_INET && shown >= sizeof(a->in)) ||
+	    (a->sa.sa_family == AF_INET6 && shown >= sizeof(a->in6))) {
+		if (eph)
+			fputs("eph", stdout);
+		else
+			printf("%d", ntohs(a->in.sin_port));
+	}
+	fputs(" hex=", stdout);
+	for (socklen_t i = 0; i < shown; i++) {
+		if (eph && (i == 2 || i == 3))
+			fputs("PP", stdout);
+		else
+			printf("%02x", a->raw[i]);
+	}
+}
+
+static void print_ret(const char *test, const char *step, int ret, int err)
+{
+	printf("# obs %s.%s: ret=%d errno=%s", test, step, ret,
+	       errno_name(ret < 0 ? err : 0));
+}
+
+typedef int (*getname_fn)(int, struct sockaddr *, socklen_t *);
+
+/* getsockname/getpeername into a @cap byte buffer; returns the result. */
+static int record_name(const char *test, const char *step, int s,
+		       getname_fn fn, socklen_t cap, union addr *out)
+{
+	union addr a;
+	socklen_t len = cap;
+	int ret;
+
+	memset(&a, 0xa5, sizeof(a));
+	errno = 0;
+	ret = fn(s, &a.sa, &len);
+	print_ret(test, step, ret, errno);
+	if (!ret)
+		print_addr(&a, len, cap);
+	putchar('\n');
+	if (out)
+		*out = a;
+	return ret;
+}
+
+static int sock(struct __test_metadata *_metadata, int family, int type)
+{
+	struct timeval tv = { .tv_sec = 2 };
+	int one = 1, s = socket(family, type | SOCK_CLOEXEC, 0);
+
+	ASSERT_LE(0, s) TH_LOG("socket(%d, %d): %s", family, type, strerror(errno));
+	if (family != AF_UNIX)
+		setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	return s;
+}
+
+/* A bound (and, for streams, listening) server; bind must succeed. */
+static int server(struct __test_metadata *_metadata, int family, int type,
+		  const union addr *a, socklen_t len)
+{
+	int s = sock(_metadata, family, type);
+
+	ASSERT_EQ(0, bind(s, &a->sa, len)) TH_LOG("server bind: %s", strerror(errno));
+	if (type == SOCK_STREAM)
+		ASSERT_EQ(0, listen(s, 4)) TH_LOG("listen: %s", strerror(errno));
+	return s;
+}
+
+static int readable(int s, int ms)
+{
+	struct pollfd p = { .fd = s, .events = POLLIN };
+
+	return poll(&p, 1, ms) == 1;
+}
+
+/*
+ * Which of the servers got something: a connection (streams) or a
+ * datagram with @payload.  Prints " got=<names>" and returns the bitmask
+ * of servers that did; the first one that did is waited for.
+ */
+static int where(int *srv, const char *const *names, int n, int type,
+		 const char *payload, int wait)
+{
+	int got = 0, waited = !wait;
+
+	fputs(" got=", stdout);
+	for (int i = 0; i < n; i++) {
+		char buf[64] = "";
+		int ok = readable(srv[i], waited ? 0 : 200);
+
+		if (!ok && !waited && i == n - 1)
+			ok = readable(srv[i], WAIT_MS);
+		if (!ok)
+			continue;
+		waited = 1;
+		if (type == SOCK_STREAM) {
+			int c = accept4(srv[i], NULL, NULL, SOCK_CLOEXEC);
+
+			if (c < 0)
+				continue;
+			close(c);
+		} else {
+			ssize_t r = recv(srv[i], buf, sizeof(buf) - 1, MSG_DONTWAIT);
+
+			if (r < 0 || strcmp(buf, payload))
+				continue;
+		}
+		printf("%s%s", got ? "," : "", names[i]);
+		got |= 1 << i;
+	}
+	if (!got)
+		fputs("none", stdout);
+	return got;
+}
+
+/* ------------------------------------------------------------------ */
+/* Environment.                                                        */
+
+TEST(environment)
+{
+	struct stat st;
+	FILE *f;
+	int jit = -1;
+
+	int has_btf, err;
+
+	if (!bpf_usable(_metadata))
+		return;
+	has_btf = !stat("/sys/kernel/btf/vmlinux", &st);
+	err = has_btf ? 0 : errno;
+	printf("# obs environment.btf_vmlinux: present=%s errno=%s\n",
+	       has_btf ? "yes" : "no", errno_name(err));
+	f = fopen("/proc/sys/net/core/bpf_jit_enable", "r");
+	if (f) {
+		if (fscanf(f, "%d", &jit) != 1)
+			jit = -1;
+		fclose(f);
+	}
+	printf("# obs environment.bpf_jit_enable: value=%d\n", jit);
+	ASSERT_NE(0, attach(_metadata, "bind4 bind6 connect4 connect6 sendmsg4 "
+			    "sendmsg6 recvmsg4 recvmsg6 getpeername4 getpeername6 "
+			    "getsockname4 getsockname6 connect_unix sendmsg_unix "
+			    "recvmsg_unix getpeername_unix getsockname_unix"));
+}
+
+/* ------------------------------------------------------------------ */
+/* bind.                                                               */
+
+static void bind_case(struct __test_metadata *_metadata, const char *test,
+		      const char *step, int family, int type, int port,
+		      int expect_port)
+{
+	union addr a, got;
+	socklen_t len = family == AF_INET ? in4(&a, "127.0.0.1", port) :
+			in6(&a, "::1", port);
+	int s = sock(_metadata, family, type), ret;
+
+	errno = 0;
+	ret = bind(s, &a.sa, len);
+	print_ret(test, step, ret, errno);
+	putchar('\n');
+	if (expect_port < 0) {
+		EXPECT_EQ(-1, ret);
+		EXPECT_EQ(EPERM, errno);
+	} else {
+		char st[64];
+
+		EXPECT_EQ(0, ret);
+		snprintf(st, sizeof(st), "%s_getsockname", step);
+		if (!record_name(test, st, s, getsockname, sizeof(got), &got))
+			EXPECT_EQ(expect_port, ntohs(got.in.sin_port));
+	}
+	close(s);
+}
+
+TEST(bind4)
+{
+	if (!attach(_metadata, "bind4"))
+		return;
+	bind_case(_metadata, "bind4", "tcp_rewrite", AF_INET, SOCK_STREAM, 21001, 21002);
+	bind_case(_metadata, "bind4", "udp_rewrite", AF_INET, SOCK_DGRAM, 21001, 21002);
+	bind_case(_metadata, "bind4", "tcp_refused", AF_INET, SOCK_STREAM, 21003, -1);
+	bind_case(_metadata, "bind4", "udp_untouched", AF_INET, SOCK_DGRAM, 21004, 21004);
+	print_hook("bind4", H_BIND4);
+}
+
+TEST(bind6)
+{
+	if (!attach(_metadata, "bind6"))
+		return;
+	bind_case(_metadata, "bind6", "tcp_rewrite", AF_INET6, SOCK_STREAM, 21101, 21102);
+	bind_case(_metadata, "bind6", "udp_rewrite", AF_INET6, SOCK_DGRAM, 21101, 21102);
+	bind_case(_metadata, "bind6", "udp_refused", AF_INET6, SOCK_DGRAM, 21103, -1);
+	bind_case(_metadata, "bind6", "tcp_untouched", AF_INET6, SOCK_STREAM, 21104, 21104);
+	print_hook("bind6", H_BIND6);
+}
+
+/* ------------------------------------------------------------------ */
+/* connect.                                                            */
+
+struct conn_case {
+	const char *step;
+	int type;
+	const char *dst_ip;	/* what the client asks for */
+	int dst_port;
+	int a_port, b_port;	/* servers: A the asked port, B the rewrite */
+	int client_port;
+	int refused;
+};
+
+static void connect_case(struct __test_metadata *_metadata, const char *test,
+			 int family, const struct conn_case *c)
+{
+	static const char *const names[] = { "A", "B" };
+	const char *lo = family == AF_INET ? "127.0.0.1" : "::1";
+	char st[64];
+	union addr a;
+	socklen_t len;
+	int srv[2], s, ret, err, got;
+
+	len = family == AF_INET ? in4(&a, lo, c->a_port) : in6(&a, lo, c->a_port);
+	srv[0] = server(_metadata, family, c->type, &a, len);
+	len = family == AF_INET ? in4(&a, lo, c->b_port) : in6(&a, lo, c->b_port);
+	srv[1] = server(_metadata, family, c->type, &a, len);
+
+	s = sock(_metadata, family, c->type);
+	len = family == AF_INET ? in4(&a, lo, c->client_port) :
+	      in6(&a, lo, c->client_port);
+	ASSERT_EQ(0, bind(s, &a.sa, len)) TH_LOG("client bind: %s", strerror(errno));
+
+	len = family == AF_INET ? in4(&a, c->dst_ip, c->dst_port) :
+	      in6(&a, c->dst_ip, c->dst_port);
+	errno = 0;
+	ret = connect(s, &a.sa, len);
+	err = errno;
+	print_ret(test, c->step, ret, err);
+	if (ret == 0 && c->type == SOCK_DGRAM)
+		ret = send(s, c->step, strlen(c->step) + 1, 0) < 0 ? -1 : 0;
+	got = where(srv, names, 2, c->type, c->step, !ret);
+	putchar('\n');
+	if (c->refused) {
+		EXPECT_EQ(-1, ret);
+		EXPECT_EQ(EPERM, err);
+		EXPECT_EQ(0, got);
+	} else {
+		EXPECT_EQ(0, ret) TH_LOG("%s: %s", c->step, strerror(err));
+		EXPECT_EQ(2, got) TH_LOG("%s: the rewritten address got nothing", c->step);
+		snprintf(st, sizeof(st), "%s_getpeername", c->step);
+		record_name(test, st, s, getpeername, sizeof(a), NULL);
+		snprintf(st, sizeof(st), "%s_getsockname", c->step);
+		record_name(test, st, s, getsockname, sizeof(a), NULL);
+	}
+	close(s);
+	close(srv[0]);
+	close(srv[1]);
+}
+
+TEST(connect4)
+{
+	static const struct conn_case cases[] = {
+		{ "tcp_port_rewrite", SOCK_STREAM, "127.0.0.1", 21201, 21201, 21202, 21203, 0 },
+		{ "udp_port_rewrite", SOCK_DGRAM, "127.0.0.1", 21211, 21211, 21212, 21213, 0 },
+		{ "tcp_ip_rewrite", SOCK_STREAM, "10.9.9.9", 21231, 21231, 21232, 21233, 0 },
+		{ "udp_ip_rewrite", SOCK_DGRAM, "10.9.9.9", 21231, 21231, 21232, 21234, 0 },
+		{ "tcp_refused", SOCK_STREAM, "127.0.0.1", 21219, 21219, 21218, 21217, 1 },
+		{ "udp_refused", SOCK_DGRAM, "127.0.0.1", 21219, 21219, 21218, 21216, 1 },
+	};
+
+	if (!attach(_metadata, "connect4"))
+		return;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		connect_case(_metadata, "connect4", AF_INET, &cases[i]);
+	print_hook("connect4", H_CONNECT4);
+}
+
+TEST(connect6)
+{
+	static const struct conn_case cases[] = {
+		{ "tcp_port_rewrite", SOCK_STREAM, "::1", 21301, 21301, 21302, 21303, 0 },
+		{ "udp_port_rewrite", SOCK_DGRAM, "::1", 21311, 21311, 21312, 21313, 0 },
+		{ "tcp_ip_rewrite", SOCK_STREAM, "2001:db8::1", 21331, 21331, 21332, 21333, 0 },
+		{ "udp_ip_rewrite", SOCK_DGRAM, "2001:db8::1", 21331, 21331, 21332, 21334, 0 },
+		{ "tcp_refused", SOCK_STREAM, "::1", 21319, 21319, 21318, 21317, 1 },
+		{ "udp_refused", SOCK_DGRAM, "::1", 21319, 21319, 21318, 21316, 1 },
+	};
+
+	if (!attach(_metadata, "connect6"))
+		return;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		connect_case(_metadata, "connect6", AF_INET6, &cases[i]);
+	print_hook("connect6", H_CONNECT6);
+}
+
+/*
+ * bpf_bind(): the connect program binds the (unbound) UDP socket itself,
+ * through the kernel's bind path with a sockaddr the program built.
+ */
+static void bpf_bind_case(struct __test_metadata *_metadata, int family,
+			  const char *step, int port, int slot)
+{
+	union addr a;
+	socklen_t len = family == AF_INET ? in4(&a, "127.0.0.1", port) :
+			in6(&a, "::1", port);
+	int s = sock(_metadata, family, SOCK_DGRAM), ret;
+	char st[64];
+
+	errno = 0;
+	ret = connect(s, &a.sa, len);
+	print_ret("connect_bpf_bind", step, ret, errno);
+	printf(" bpf_bind_ret=%lld\n", (long long)obs_get(OBS_BIND_RET + slot));
+	EXPECT_EQ(0, ret);
+	snprintf(st, sizeof(st), "%s_getsockname", step);
+	record_name("connect_bpf_bind", st, s, getsockname, sizeof(a), NULL);
+	close(s);
+}
+
+TEST(connect_bpf_bind)
+{
+	if (!attach(_metadata, "connect4 connect6 bind4 bind6"))
+		return;
+	bpf_bind_case(_metadata, AF_INET, "inet4_bind_21222", 21221, 0);
+	EXPECT_EQ(0, (long long)obs_get(OBS_BIND_RET + 0));
+	bpf_bind_case(_metadata, AF_INET, "inet4_len_8", 21224, 1);
+	EXPECT_EQ(-EINVAL, (long long)obs_get(OBS_BIND_RET + 1));
+	bpf_bind_case(_metadata, AF_INET, "inet4_port_0", 21227, 2);
+	EXPECT_EQ(0, (long long)obs_get(OBS_BIND_RET + 2));
+	bpf_bind_case(_metadata, AF_INET6, "inet6_bind_21322", 21321, 3);
+	EXPECT_EQ(0, (long long)obs_get(OBS_BIND_RET + 3));
+	/* The bind hooks do not run for bpf_bind(): the calls say so. */
+	print_hook("connect_bpf_bind", H_BIND4);
+	print_hook("connect_bpf_bind", H_BIND6);
+	print_hook("connect_bpf_bind", H_CONNECT4);
+	print_hook("connect_bpf_bind", H_CONNECT6);
+}
+
+/* ------------------------------------------------------------------ */
+/* sendmsg / recvmsg (UDP).                                            */
+
+/*
+ * recvfrom() on @s (after waiting up to @ms for a datagram), printing
+ * the payload check and the source address; 1 if @payload came.
+ */
+static int recv_from_wait(const char *test, const char *step, int s,
+			  const char *payload, socklen_t cap, union addr *from,
+			  int ms)
+{
+	char buf[64] = "";
+	socklen_t len = cap;
+	ssize_t r;
+
+	memset(from, 0xa5, sizeof(*from));
+	errno = 0;
+	r = readable(s, ms) ? recvfrom(s, buf, sizeof(buf) - 1, MSG_DONTWAIT,
+				       &from->sa, &len) : -1;
+	print_ret(test, step, r < 0 ? -1 : 0, r < 0 ? (errno ? errno : EAGAIN) : 0);
+	if (r >= 0) {
+		printf(" payload=%s", strcmp(buf, payload) ? "wrong" : "ok");
+		print_addr(from, len, cap);
+	}
+	putchar('\n');
+	return r >= 0 && !strcmp(buf, payload);
+}
+
+static int recv_from(const char *test, const char *step, int s,
+		     const char *payload, socklen_t cap, union addr *from)
+{
+	return recv_from_wait(test, step, s, payload, cap, from, WAIT_MS);
+}
+
+struct send_case {
+	const char *step;
+	const char *dst_ip;
+	int dst_port;
+	int a_port, b_port, client_port;
+	int refused;
+};
+
+static void sendmsg_case(struct __test_metadata *_metadata, const char *test,
+			 int family, const struct send_case *c)
+{
+	static const char *const names[] = { "A", "B" };
+	const char *lo = family == AF_INET ? "127.0.0.1" : "::1";
+	union addr a, from;
+	socklen_t len;
+	int srv[2], s, ret, err, got;
+	char st[64];
+
+	len = family == AF_INET ? in4(&a, lo, c->a_port) : in6(&a, lo, c->a_port);
+	srv[0] = server(_metadata, family, SOCK_DGRAM, &a, len);
+	len = family == AF_INET ? in4(&a, lo, c->b_port) : in6(&a, lo, c->b_port);
+	srv[1] = server(_metadata, family, SOCK_DGRAM, &a, len);
+	s = sock(_metadata, family, SOCK_DGRAM);
+	len = family == AF_INET ? in4(&a, lo, c->client_port) :
+	      in6(&a, lo, c->client_port);
+	ASSERT_EQ(0, bind(s, &a.sa, len));
+
+	len = family == AF_INET ? in4(&a, c->dst_ip, c->dst_port) :
+	      in6(&a, c->dst_ip, c->dst_port);
+	errno = 0;
+	ret = sendto(s, c->step, strlen(c->step) + 1, 0, &a.sa, len) < 0 ? -1 : 0;
+	err = errno;
+	print_ret(test, c->step, ret, err);
+	if (c->refused) {
+		got = where(srv, names, 2, SOCK_DGRAM, c->step, !ret);
+		putchar('\n');
+		EXPECT_EQ(-1, ret);
+		EXPECT_EQ(EPERM, err);
+		EXPECT_EQ(0, got);
+	} else {
+		/* Not where(): B's recvfrom shows the source it saw. */
+		putchar('\n');
+		EXPECT_EQ(0, ret) TH_LOG("%s: %s", c->step, strerror(err));
+		snprintf(st, sizeof(st), "%s_at_B", c->step);
+		EXPECT_TRUE(recv_from(test, st, srv[1], c->step, sizeof(from), &from));
+		snprintf(st, sizeof(st), "%s_at_A", c->step);
+		printf("# obs %s.%s: readable=%d\n", test, st, readable(srv[0], 0));
+	}
+	close(s);
+	close(srv[0]);
+	close(srv[1]);
+}
+
+TEST(sendmsg4)
+{
+	static const struct send_case cases[] = {
+		{ "udp_rewrite_and_src", "10.9.9.9", 21401, 21401, 21402, 21403, 0 },
+		{ "udp_refused", "127.0.0.1", 21409, 21409, 21408, 21407, 1 },
+	};
+
+	if (!attach(_metadata, "sendmsg4"))
+		return;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		sendmsg_case(_metadata, "sendmsg4", AF_INET, &cases[i]);
+	print_hook("sendmsg4", H_SENDMSG4);
+}
+
+TEST(sendmsg6)
+{
+	static const struct send_case cases[] = {
+		{ "udp_rewrite", "2001:db8::1", 21501, 21501, 21502, 21503, 0 },
+		{ "udp_refused", "::1", 21509, 21509, 21508, 21507, 1 },
+	};
+
+	if (!attach(_metadata, "sendmsg6"))
+		return;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		sendmsg_case(_metadata, "sendmsg6", AF_INET6, &cases[i]);
+	print_hook("sendmsg6", H_SENDMSG6);
+}
+
+/* An IPv6 socket sending to ::ffff:127.0.0.1 runs the IPv4 hook. */
+TEST(sendmsg4_v4mapped)
+{
+	union addr a, from;
+	socklen_t len;
+	int a_srv, b_srv, s, ret;
+
+	if (!attach(_metadata, "sendmsg4 sendmsg6"))
+		return;
+	len = in4(&a, "127.0.0.1", 21421);
+	a_srv = server(_metadata, AF_INET, SOCK_DGRAM, &a, len);
+	len = in4(&a, "127.0.0.1", 21422);
+	b_srv = server(_metadata, AF_INET, SOCK_DGRAM, &a, len);
+	s = sock(_metadata, AF_INET6, SOCK_DGRAM);
+	len = in6(&a, "::", 21423);
+	ASSERT_EQ(0, bind(s, &a.sa, len));
+	len = in6(&a, "::ffff:127.0.0.1", 21421);
+	errno = 0;
+	ret = sendto(s, "mapped", 7, 0, &a.sa, len) < 0 ? -1 : 0;
+	print_ret("sendmsg4_v4mapped", "sendto", ret, errno);
+	putchar('\n');
+	EXPECT_EQ(0, ret);
+	EXPECT_TRUE(recv_from("sendmsg4_v4mapped", "at_B", b_srv, "mapped",
+			      sizeof(from), &from));
+	printf("# obs sendmsg4_v4mapped.at_A: readable=%d\n", readable(a_srv, 0));
+	print_hook("sendmsg4_v4mapped", H_SENDMSG4);
+	print_hook("sendmsg4_v4mapped", H_SENDMSG6);
+	close(s);
+	close(a_srv);
+	close(b_srv);
+}
+
+/*
+ * NAT both ways: the client sends to a "remote" address, sendmsg
+ * rewrites it to a local server; the server answers, and recvmsg makes
+ * the answer read as coming from the remote address.
+ */
+static void recvmsg_case(struct __test_metadata *_metadata, const char *test,
+			 int family, const char *remote, int remote_port,
+			 int srv_port, int client_port, enum hook h)
+{
+	const char *lo = family == AF_INET ? "127.0.0.1" : "::1";
+	union addr a, from;
+	socklen_t len;
+	int srv, s, ret;
+	char st[64];
+
+	len = family == AF_INET ? in4(&a, lo, srv_port) : in6(&a, lo, srv_port);
+	srv = server(_metadata, family, SOCK_DGRAM, &a, len);
+	s = sock(_metadata, family, SOCK_DGRAM);
+	len = family == AF_INET ? in4(&a, lo, client_port) : in6(&a, lo, client_port);
+	ASSERT_EQ(0, bind(s, &a.sa, len));
+
+	len = family == AF_INET ? in4(&a, remote, remote_port) :
+	      in6(&a, remote, remote_port);
+	errno = 0;
+	ret = sendto(s, "ping", 5, 0, &a.sa, len) < 0 ? -1 : 0;
+	print_ret(test, "client_sendto", ret, errno);
+	putchar('\n');
+	ASSERT_EQ(0, ret);
+	ASSERT_TRUE(recv_from(test, "server_recvfrom", srv, "ping", sizeof(from), &from));
+	errno = 0;
+	ret = sendto(srv, "pong", 5, 0, &from.sa,
+		     family == AF_INET ? sizeof(from.in) : sizeof(from.in6)) < 0 ? -1 : 0;
+	print_ret(test, "server_sendto", ret, errno);
+	putchar('\n');
+	ASSERT_EQ(0, ret);
+	/* The reply: full buffer, then a short one (the kernel truncates). */
+	EXPECT_TRUE(recv_from(test, "client_recvfrom", s, "pong", sizeof(from), &from));
+	/* sin_port and sin6_port are at the same offset. */
+	EXPECT_EQ(remote_port, ntohs(from.in.sin_port));
+	len = family == AF_INET ? in4(&a, lo, client_port) : in6(&a, lo, client_port);
+	ASSERT_LE(0, sendto(srv, "pong", 5, 0, &a.sa, len));
+	snprintf(st, sizeof(st), "client_recvfrom_cap%d", 8);
+	recv_from(test, st, s, "pong", 8, &from);
+	/* No name asked for: the hook does not run (see calls). */
+	ASSERT_LE(0, sendto(srv, "pong", 5, 0, &a.sa, len));
+	ASSERT_TRUE(readable(s, WAIT_MS));
+	errno = 0;
+	ret = recv(s, st, sizeof(st), MSG_DONTWAIT) < 0 ? -1 : 0;
+	print_ret(test, "client_recv_noname", ret, errno);
+	putchar('\n');
+	print_hook(test, h);
+	print_hook(test, h == H_RECVMSG4 ? H_SENDMSG4 : H_SENDMSG6);
+	close(s);
+	close(srv);
+}
+
+TEST(recvmsg4)
+{
+	if (!attach(_metadata, "sendmsg4 recvmsg4"))
+		return;
+	recvmsg_case(_metadata, "recvmsg4", AF_INET, "10.9.9.9", 21431, 21433,
+		     21434, H_RECVMSG4);
+}
+
+TEST(recvmsg6)
+{
+	if (!attach(_metadata, "sendmsg6 recvmsg6"))
+		return;
+	recvmsg_case(_metadata, "recvmsg6", AF_INET6, "2001:db8::1", 21531,
+		     21533, 21534, H_RECVMSG6);
+}
+
+/* ------------------------------------------------------------------ */
+/* getsockname / getpeername (inet).                                   */
+
+static void getname_case(struct __test_metadata *_metadata, const char *test,
+			 int family, int sock_port, int peer_port, int type)
+{
+	const char *lo = family == AF_INET ? "127.0.0.1" : "::1";
+	static const socklen_t caps[] = { sizeof(union addr), 8, 2, 0 };
+	union addr a;
+	socklen_t len;
+	int s, srv, acc;
+	char st[64];
+	const char *tn = type == SOCK_STREAM ? "tcp" : "udp";
+
+	len = family == AF_INET ? in4(&a, lo, peer_port) : in6(&a, lo, peer_port);
+	srv = server(_metadata, family, type, &a, len);
+	s = sock(_metadata, family, type);
+	len = family == AF_INET ? in4(&a, lo, sock_port) : in6(&a, lo, sock_port);
+	ASSERT_EQ(0, bind(s, &a.sa, len));
+	len = family == AF_INET ? in4(&a, lo, peer_port) : in6(&a, lo, peer_port);
+	ASSERT_EQ(0, connect(s, &a.sa, len));
+	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		snprintf(st, sizeof(st), "%s_getsockname_cap%u", tn, caps[i]);
+		record_name(test, st, s, getsockname, caps[i], NULL);
+		snprintf(st, sizeof(st), "%s_getpeername_cap%u", tn, caps[i]);
+		record_name(test, st, s, getpeername, caps[i], NULL);
+	}
+	if (type == SOCK_STREAM) {
+		/* The accepted socket: its peer is our client, not rewritten. */
+		ASSERT_TRUE(readable(srv, WAIT_MS));
+		acc = accept4(srv, NULL, NULL, SOCK_CLOEXEC);
+		ASSERT_LE(0, acc);
+		snprintf(st, sizeof(st), "%s_accepted_getsockname", tn);
+		record_name(test, st, acc, getsockname, sizeof(a), NULL);
+		snprintf(st, sizeof(st), "%s_accepted_getpeername", tn);
+		record_name(test, st, acc, getpeername, sizeof(a), NULL);
+		close(acc);
+	}
+	close(s);
+	close(srv);
+}
+
+TEST(getname4)
+{
+	if (!attach(_metadata, "getsockname4 getpeername4"))
+		return;
+	getname_case(_metadata, "getname4", AF_INET, 21601, 21611, SOCK_STREAM);
+	getname_case(_metadata, "getname4", AF_INET, 21601, 21611, SOCK_DGRAM);
+	print_hook("getname4", H_GETSOCKNAME4);
+	print_hook("getname4", H_GETPEERNAME4);
+}
+
+TEST(getname6)
+{
+	if (!attach(_metadata, "getsockname6 getpeername6"))
+		return;
+	getname_case(_metadata, "getname6", AF_INET6, 21701, 21711, SOCK_STREAM);
+	getname_case(_metadata, "getname6", AF_INET6, 21701, 21711, SOCK_DGRAM);
+	print_hook("getname6", H_GETSOCKNAME6);
+	print_hook("getname6", H_GETPEERNAME6);
+}
+
+/* ------------------------------------------------------------------ */
+/* AF_UNIX.                                                            */
+
+static int unix_server(struct __test_metadata *_metadata, int type,
+		       const char *path)
+{
+	union addr a;
+	socklen_t len = un(&a, path);
+
+	return server(_metadata, AF_UNIX, type, &a, len);
+}
+
+static int unix_enter(struct __test_metadata *_metadata, const char *progs)
+{
+	if (!attach(_metadata, progs))
+		return 0;
+	sockdir_enter("bpf_sock_addr");
+	return 1;
+}
+
+struct uconn_case {
+	const char *step;
+	int type;
+	const char *dst;
+	const char *a, *b;	/* A: the asked path, B: the rewritten one */
+	int refused;
+	int b_gets;		/* B (1) or A (0) is where it must arrive */
+};
+
+static void unix_connect_case(struct __test_metadata *_metadata,
+			      const struct uconn_case *c)
+{
+	static const char *const names[] = { "A", "B" };
+	union addr a;
+	socklen_t len;
+	int srv[2], s, ret, err, got;
+	char st[64];
+
+	srv[0] = unix_server(_metadata, c->type, c->a);
+	srv[1] = unix_server(_metadata, c->type, c->b);
+	s = sock(_metadata, AF_UNIX, c->type);
+	len = un(&a, c->dst);
+	errno = 0;
+	ret = connect(s, &a.sa, len);
+	err = errno;
+	print_ret("unix_connect", c->step, ret, err);
+	if (ret == 0 && c->type == SOCK_DGRAM)
+		ret = send(s, c->step, strlen(c->step) + 1, 0) < 0 ? -1 : 0;
+	got = where(srv, names, 2, c->type, c->step, !ret);
+	putchar('\n');
+	if (c->refused) {
+		EXPECT_EQ(-1, ret);
+		EXPECT_EQ(EPERM, err);
+		EXPECT_EQ(0, got);
+	} else {
+		EXPECT_EQ(0, ret) TH_LOG("%s: %s", c->step, strerror(err));
+		EXPECT_EQ(c->b_gets ? 2 : 1, got);
+		snprintf(st, sizeof(st), "%s_getpeername", c->step);
+		record_name("unix_connect", st, s, getpeername, sizeof(a), NULL);
+	}
+	close(s);
+	close(srv[0]);
+	close(srv[1]);
+	unlink(c->a);
+	unlink(c->b);
+}
+
+TEST(unix_connect)
+{
+	static const struct uconn_case cases[] = {
+		{ "stream_rewrite", SOCK_STREAM, "ua.stream", "uc.stream", "ub.stream", 0, 1 },
+		{ "dgram_rewrite", SOCK_DGRAM, "ua.dgram", "uc.dgram", "ub.dgram", 0, 1 },
+		{ "stream_untouched", SOCK_STREAM, "ok.stream", "ok.stream", "ub.stream2", 0, 0 },
+		{ "stream_refused", SOCK_STREAM, "rj.stream", "rj.stream", "ub.stream3", 1, 0 },
+		{ "dgram_refused", SOCK_DGRAM, "rj.dgram", "rj.dgram", "ub.dgram3", 1, 0 },
+		{ "abstract_refused", SOCK_STREAM, "@rj.abs", "@rj.abs", "@ub.abs", 1, 0 },
+		{ "abstract_untouched", SOCK_STREAM, "@ok.abs", "@ok.abs", "@ub.abs2", 0, 0 },
+	};
+
+	if (!unix_enter(_metadata, "connect_unix"))
+		return;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		unix_connect_case(_metadata, &cases[i]);
+	print_hook("unix_connect", H_CONNECT_UNIX);
+}
+
+TEST(unix_sendmsg)
+{
+	static const struct { const char *step, *dst, *a, *b; int refused, b_gets; } cases[] = {
+		{ "rewrite", "ua.msg", "uc.msg", "ub.msg", 0, 1 },
+		{ "untouched", "ok.msg", "ok.msg", "ub.msg2", 0, 0 },
+		{ "refused", "rj.msg", "rj.msg", "ub.msg3", 1, 0 },
+		{ "abstract_refused", "@rj.msg", "@rj.msg", "@ub.msg", 1, 0 },
+	};
+	union addr a, from;
+	socklen_t len;
+	int s, ret, err;
+
+	if (!unix_enter(_metadata, "sendmsg_unix"))
+		return;
+	s = sock(_metadata, AF_UNIX, SOCK_DGRAM);
+	len = un(&a, "sd.sender");
+	ASSERT_EQ(0, bind(s, &a.sa, len));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int srv[2];
+		char st[64];
+
+		srv[0] = unix_server(_metadata, SOCK_DGRAM, cases[i].a);
+		srv[1] = unix_server(_metadata, SOCK_DGRAM, cases[i].b);
+		len = un(&a, cases[i].dst);
+		errno = 0;
+		ret = sendto(s, cases[i].step, strlen(cases[i].step) + 1, 0,
+			     &a.sa, len) < 0 ? -1 : 0;
+		err = errno;
+		print_ret("unix_sendmsg", cases[i].step, ret, err);
+		putchar('\n');
+		if (cases[i].refused) {
+			EXPECT_EQ(-1, ret);
+			EXPECT_EQ(EPERM, err);
+		} else {
+			EXPECT_EQ(0, ret);
+		}
+		snprintf(st, sizeof(st), "%s_at_A", cases[i].step);
+		recv_from_wait("unix_sendmsg", st, srv[0], cases[i].step,
+			       sizeof(from), &from, 0);
+		snprintf(st, sizeof(st), "%s_at_B", cases[i].step);
+		ret = recv_from_wait("unix_sendmsg", st, srv[1], cases[i].step,
+				     sizeof(from), &from, 0);
+		if (!cases[i].refused)
+			EXPECT_EQ(cases[i].b_gets, ret);
+		close(srv[0]);
+		close(srv[1]);
+	}
+	close(s);
+	print_hook("unix_sendmsg", H_SENDMSG_UNIX);
+}
+
+/* recvmsg() with a @cap byte msg_name; prints name and its length. */
+static void unix_recvmsg_step(const char *step, int s, const char *payload,
+			      socklen_t cap)
+{
+	char buf[64] = "";
+	union addr from;
+	struct iovec iov = { buf, sizeof(buf) - 1 };
+	struct msghdr m = { .msg_name = &from, .msg_namelen = cap,
+			    .msg_iov = &iov, .msg_iovlen = 1 };
+	ssize_t r;
+
+	memset(&from, 0xa5, sizeof(from));
+	errno = 0;
+	r = readable(s, WAIT_MS) ? recvmsg(s, &m, MSG_DONTWAIT) : -1;
+	print_ret("unix_recvmsg", step, r < 0 ? -1 : 0, r < 0 ? (errno ? errno : EAGAIN) : 0);
+	if (r >= 0) {
+		printf(" payload=%s", strcmp(buf, payload) ? "wrong" : "ok");
+		print_addr(&from, m.msg_namelen, cap);
+	}
+	putchar('\n');
+}
+
+TEST(unix_recvmsg)
+{
+	static const socklen_t caps[] = { sizeof(union addr), 4 };
+	union addr a;
+	socklen_t len;
+	int srv, s, other, lst, acc;
+	char st[64];
+
+	if (!unix_enter(_metadata, "recvmsg_unix"))
+		return;
+	srv = unix_server(_metadata, SOCK_DGRAM, "rc.recv");
+	s = unix_server(_metadata, SOCK_DGRAM, "sa.sender");
+	other = unix_server(_metadata, SOCK_DGRAM, "ot.sender");
+	len = un(&a, "rc.recv");
+	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		ASSERT_LE(0, sendto(s, "hi", 3, 0, &a.sa, len));
+		snprintf(st, sizeof(st), "dgram_renamed_cap%u", caps[i]);
+		unix_recvmsg_step(st, srv, "hi", caps[i]);
+	}
+	ASSERT_LE(0, sendto(other, "hi", 3, 0, &a.sa, len));
+	unix_recvmsg_step("dgram_untouched", srv, "hi", sizeof(union addr));
+
+	/* Stream: the accepted socket reads from a bound client. */
+	lst = unix_server(_metadata, SOCK_STREAM, "rs.listen");
+	close(s);
+	s = sock(_metadata, AF_UNIX, SOCK_STREAM);
+	len = un(&a, "sa.stream");
+	ASSERT_EQ(0, bind(s, &a.sa, len));
+	len = un(&a, "rs.listen");
+	ASSERT_EQ(0, connect(s, &a.sa, len));
+	acc = accept4(lst, NULL, NULL, SOCK_CLOEXEC);
+	ASSERT_LE(0, acc);
+	ASSERT_EQ(3, write(s, "hi", 3));
+	unix_recvmsg_step("stream_renamed", acc, "hi", sizeof(union addr));
+	print_hook("unix_recvmsg", H_RECVMSG_UNIX);
+	close(acc);
+	close(s);
+	close(lst);
+	close(other);
+	close(srv);
+}
+
+TEST(unix_getname)
+{
+	static const socklen_t caps[] = { sizeof(union addr), 4, 0 };
+	union addr a;
+	socklen_t len;
+	int s, lst, c, acc;
+	char st[64];
+
+	if (!unix_enter(_metadata, "getsockname_unix getpeername_unix"))
+		return;
+	s = unix_server(_metadata, SOCK_DGRAM, "ga.name");
+	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		snprintf(st, sizeof(st), "bound_getsockname_cap%u", caps[i]);
+		record_name("unix_getname", st, s, getsockname, caps[i], NULL);
+	}
+	close(s);
+	s = unix_server(_metadata, SOCK_DGRAM, "@ga.abstract");
+	record_name("unix_getname", "abstract_getsockname", s, getsockname,
+		    sizeof(a), NULL);
+	close(s);
+	/* Unbound: the kernel has no address, the hook is not run. */
+	s = sock(_metadata, AF_UNIX, SOCK_DGRAM);
+	record_name("unix_getname", "unbound_getsockname", s, getsockname,
+		    sizeof(a), NULL);
+	close(s);
+
+	lst = unix_server(_metadata, SOCK_STREAM, "pa.peer");
+	c = sock(_metadata, AF_UNIX, SOCK_STREAM);
+	len = un(&a, "ga.client");
+	ASSERT_EQ(0, bind(c, &a.sa, len));
+	len = un(&a, "pa.peer");
+	ASSERT_EQ(0, connect(c, &a.sa, len));
+	acc = accept4(lst, NULL, NULL, SOCK_CLOEXEC);
+	ASSERT_LE(0, acc);
+	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		snprintf(st, sizeof(st), "client_getpeername_cap%u", caps[i]);
+		record_name("unix_getname", st, c, getpeername, caps[i], NULL);
+	}
+	record_name("unix_getname", "client_getsockname", c, getsockname,
+		    sizeof(a), NULL);
+	record_name("unix_getname", "listener_getsockname", lst, getsockname,
+		    sizeof(a), NULL);
+	record_name("unix_getname", "accepted_getsockname", acc, getsockname,
+		    sizeof(a), NULL);
+	record_name("unix_getname", "accepted_getpeername", acc, getpeername,
+		    sizeof(a), NULL);
+	print_hook("unix_getname", H_GETSOCKNAME_UNIX);
+	print_hook("unix_getname", H_GETPEERNAME_UNIX);
+	close(acc);
+	close(c);
+	close(lst);
+}
+
+/*
+ * The upstream way to rewrite a unix path: a kfunc.  libbpf resolves
+ * kfuncs against the kernel's BTF (/sys/kernel/btf/vmlinux, from
+ * CONFIG_DEBUG_INFO_BTF); the kernel's verifier needs it too.  Both
+ * are recorded; without BTF the test SKIPs with the reason.
+ */
+TEST(unix_kfunc)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "sock_addr_kfunc");
+	static char vlog[4096];
+	/* r0 = kfunc btf_id 1 (vmlinux); r0 = 1; exit */
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_JMP | BPF_CALL, .src_reg = BPF_PSEUDO_KFUNC_CALL,
+		  .imm = 1 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0,
+		  .imm = 1 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, po,
+		    .expected_attach_type = BPF_CGROUP_UNIX_CONNECT,
+		    .log_buf = vlog, .log_size = sizeof(vlog), .log_level = 1);
+	struct bpf_object *kobj;
+	struct stat st;
+	int has_btf, err, verr, fd, i = 0;
+	char *line, *save;
+
+	if (!bpf_usable(_metadata))
+		return;
+	errno = 0;
+	has_btf = !stat("/sys/kernel/btf/vmlinux", &st);
+	err = has_btf ? 0 : errno;
+	printf("# obs unix_kfunc.btf_vmlinux: present=%s errno=%s\n",
+	       has_btf ? "yes" : "no", errno_name(err));
+
+	/* The kernel's answer to any kfunc call, libbpf aside. */
+	errno = 0;
+	fd = bpf_prog_load(BPF_PROG_TYPE_CGROUP_SOCK_ADDR, "kfunc_raw", "GPL",
+			   insns, 3, &po);
+	verr = errno;
+	vlog[sizeof(vlog) - 1] = 0;
+	printf("# obs unix_kfunc.verifier_kfunc_call: ret=%d errno=%s\n",
+	       fd < 0 ? -1 : 0, bpf_errno_name(fd < 0 ? verr : 0));
+	for (line = strtok_r(vlog, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		printf("# obs unix_kfunc.verifier_log%d: \"%s\"\n", i++, line);
+	if (fd >= 0)
+		close(fd);
+
+	/* libbpf, with the program upstream would use. */
+	lbpf_len = 0;
+	lbpf_log[0] = 0;
+	kobj = bpf_object__open_mem(kfunc_obj, kfunc_obj_end - kfunc_obj, &oo);
+	ASSERT_NE(NULL, kobj) TH_LOG("open: %s", lbpf_log);
+	err = bpf_object__load(kobj);
+	printf("# obs unix_kfunc.libbpf_load: ret=%d errno=%s\n", err,
+	       errno_name(err < 0 ? -err : 0));
+	print_lbpf_log("unix_kfunc");
+	if (err) {
+		EXPECT_FALSE(has_btf) TH_LOG("kernel has BTF but the kfunc program did not load");
+		bpf_object__close(kobj);
+		if (!has_btf)
+			SKIP(return, "bpf_sock_addr_set_sun_path() needs kernel BTF (CONFIG_DEBUG_INFO_BTF): no /sys/kernel/btf/vmlinux, libbpf load %s, verifier %s",
+			     errno_name(-err), bpf_errno_name(fd < 0 ? verr : 0));
+		return;
+	}
+	/* A kernel with BTF: connecting to "ka.sock" reaches kfunc_target.sock. */
+	{
+		struct bpf_program *p = bpf_object__next_program(kobj, NULL);
+		union addr a;
+		socklen_t len;
+		int cg, lst, s, ret;
+
+		enter_cgroup(_metadata);
+		sockdir_enter("bpf_sock_addr");
+		cg = open(CGROUP_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		ASSERT_LE(0, cg);
+		ASSERT_NE(NULL, bpf_program__attach_cgroup(p, cg));
+		close(cg);
+		lst = unix_server(_metadata, SOCK_STREAM, "kfunc_target.sock");
+		s = sock(_metadata, AF_UNIX, SOCK_STREAM);
+		len = un(&a, "ka.sock");
+		errno = 0;
+		ret = connect(s, &a.sa, len);
+		print_ret("unix_kfunc", "connect_rewrite", ret, errno);
+		putchar('\n');
+		EXPECT_EQ(0, ret);
+		record_name("unix_kfunc", "connect_rewrite_getpeername", s,
+			    getpeername, sizeof(a), NULL);
+		close(s);
+		close(lst);
+	}
+	bpf_object__close(kobj);
+}
+
+static void __attribute__((destructor)) remove_sock_dir(void)
+{
+	sockdir_remove();
+}
+
+TEST_HARNESS_MAIN
