@@ -44,7 +44,9 @@ mk() {
 # configure CFG TC: object dir with its .config, once per dir.
 configure() {
 	local cfg=$1 tc=$2 obj=out-$1-$2
-	[ -f "$wt/$obj/.config" ] && return 0
+	# The harness config follows config/*.config (config.sh redoes it
+	# only when a fragment changed); allmodconfig is made once.
+	[ "$cfg" = allmod ] && [ -f "$wt/$obj/.config" ] && return 0
 	note "configure $obj"
 	if [ "$cfg" = allmod ]; then
 		mk "$tc" "$obj" -s allmodconfig >/dev/null
