@@ -11,6 +11,8 @@
  *   fuzz.time=T       stop, failing, after T seconds (default 1500)
  *   fuzz.selftest=1   write a fake WARNING to /dev/kmsg after call 100:
  *                     the watcher must catch it and the run must fail
+ *   fuzz.known=1      also make the calls that hit known 6.12 bugs
+ *                     (fuzz_net.c: enslaving an 802.15.4 device)
  * On any machine:
  *   fuzz --dry-run N SEED   print the calls and the digest, run nothing
  *   fuzz N SEED             as in the guest (refused off the guest)
@@ -35,6 +37,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/reboot.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,8 +59,17 @@
 
 static unsigned char *arena;
 static int fds[FZ_SLOTS];
-static char ring[RING][DESC_LEN];
-static unsigned long made;
+/*
+ * Shared with the parent: the calls run in a child, so that when a
+ * kernel Oops kills it (panic_on_oops is off during the run) the parent
+ * can still name the seed and the last calls.
+ */
+static struct shared {
+	unsigned long made;
+	char ring[RING][DESC_LEN];
+} *sh;
+#define made	(sh->made)
+#define ring	(sh->ring)
 static uint64_t seed;
 static int kfd = -1;
 
@@ -353,6 +366,8 @@ static void parse_cmdline(struct params *p)
 			p->time = atof(tok + 10);
 		else if (!strcmp(tok, "fuzz.selftest=1"))
 			p->selftest = 1;
+		else if (!strcmp(tok, "fuzz.known=1"))
+			fz_known_bugs = 1;
 	}
 }
 
@@ -432,6 +447,78 @@ static void print_tallies(void)
 	}
 }
 
+/* Writes @val to panic_on_oops, returns the old value ("" if unknown). */
+static const char *set_panic_on_oops(const char *val)
+{
+	static char old[16];
+	int fd = open("/proc/sys/kernel/panic_on_oops", O_RDWR | O_CLOEXEC);
+	ssize_t n;
+
+	old[0] = '\0';
+	if (fd < 0)
+		return old;
+	n = read(fd, old, sizeof(old) - 1);
+	old[n > 0 ? n : 0] = '\0';
+	if (lseek(fd, 0, SEEK_SET) == 0 && write(fd, val, strlen(val)) < 0)
+		old[0] = '\0';
+	close(fd);
+	return old;
+}
+
+/*
+ * The parent's part: wait for the child that makes the calls.  If it
+ * was killed (an Oops kills the task in the syscall), say so, with the
+ * seed, the kernel's report and the last calls from the shared ring;
+ * the digest of the calls made is recomputed, so the host can still
+ * check the replay.  The kernel may be left unstable: nothing else is
+ * done here but printing.
+ */
+static int watch_child(pid_t child, unsigned long n, const char *old_oops)
+{
+	uint64_t digest = 0xcbf29ce484222325ULL;
+	char report[1024], desc[DESC_LEN];
+	struct fz_gen g;
+	struct fz_call c;
+	int status;
+
+	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status)) {
+		if (old_oops[0])
+			set_panic_on_oops(old_oops);
+		return WEXITSTATUS(status);
+	}
+	printf("# fuzz: the calling process died (signal %d) during call #%lu (seed %" PRIu64 ")\n",
+	       WTERMSIG(status), made + 1, seed);
+	if (kmsg_report(report, sizeof(report)))
+		printf("# fuzz: kernel report after call #%lu (seed %" PRIu64 "): %s\n",
+		       made, seed, report);
+	/* made counts completed calls; the fatal one is the next. */
+	fz_gen_init(&g, seed);
+	for (unsigned long i = 0; i <= made; i++) {
+		fz_gen_call(&g, i, &c, desc, sizeof(desc));
+		if (i < made)
+			digest = fnv1a(digest, desc);
+	}
+	made++;		/* the child wrote the fatal call into the ring too */
+	print_last_calls();
+	made--;
+	printf("# fuzz: fatal call #%lu: %s\n", made + 1, desc);
+	printf("# fuzz: seed=%" PRIu64 " calls=%lu/%lu digest=%016" PRIx64
+	       " reports=1 time=0s rate=0/s\n", seed, made, n, digest);
+	printf("not ok 1 fuzz\n");
+	/*
+	 * The dead task may hold locks (rtnl) that our own exit needs to
+	 * close the tun/tap fds: reset the guest rather than hang in exit.
+	 */
+	printf("# fuzz: resetting the guest: the kernel is unstable after the Oops\n");
+	fflush(stdout);
+	sleep(3);	/* init relays our pipe to the serial port meanwhile */
+	sync();
+	reboot(RB_AUTOBOOT);
+	return 1;
+}
+
 /* Console loglevel 5: warnings and reports still reach the console. */
 static int quiet_console(void)
 {
@@ -458,10 +545,18 @@ int main(int argc, char **argv)
 	struct fz_call c;
 	char report[1024], dir[] = "/tmp/fuzz.XXXXXX";
 	int reports = 0, timed_out = 0, old_level, ret;
+	char old_oops[16];
+	pid_t child;
 	double t0, el;
 
 	seed = 1;
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
 	if (argc > 1 && !strcmp(argv[1], "--dry-run")) {
 		p.dry = 1;
 		argv++;
@@ -483,8 +578,8 @@ int main(int argc, char **argv)
 		printf("ok 1 fuzz # SKIP not the test guest (use --dry-run)\n");
 		return 4;
 	}
-	printf("# fuzz: seed=%" PRIu64 " n=%lu time_bound=%.0fs selftest=%d kinds=%d slots=%d\n",
-	       seed, p.n, p.time, p.selftest, NKINDS, FZ_SLOTS);
+	printf("# fuzz: seed=%" PRIu64 " n=%lu time_bound=%.0fs selftest=%d known_bugs=%d kinds=%d slots=%d\n",
+	       seed, p.n, p.time, p.selftest, fz_known_bugs, NKINDS, FZ_SLOTS);
 	signal(SIGPIPE, SIG_IGN);
 	arena = mmap(NULL, ARENA + 4096, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -510,6 +605,17 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_alarm;	/* no SA_RESTART: calls get EINTR */
 	sigaction(SIGALRM, &sa, NULL);
 	tick(TICK_MS);
+
+	snprintf(old_oops, sizeof(old_oops), "%s", set_panic_on_oops("0"));
+	fflush(stdout);
+	child = fork();
+	if (child > 0) {
+		tick(0);
+		return watch_child(child, p.n, old_oops);
+	}
+	if (child < 0)
+		printf("# fuzz: fork: %s; running in one process\n", strerror(errno));
+	tick(TICK_MS);	/* timers are not inherited across fork() */
 
 	fz_gen_init(&g, seed);
 	step = p.n >= 10 ? p.n / 10 : 1;
@@ -554,6 +660,8 @@ int main(int argc, char **argv)
 	print_tallies();
 	if (old_level > 5)
 		klogctl(8, NULL, old_level);
+	if (child < 0 && old_oops[0])
+		set_panic_on_oops(old_oops);
 	fz_net_done();
 	ret = reports || timed_out || made != p.n;
 	printf("%s 1 fuzz\n", ret ? "not ok" : "ok");

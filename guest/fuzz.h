@@ -105,4 +105,7 @@ void fz_gen_init(struct fz_gen *g, uint64_t seed);
 void fz_gen_call(struct fz_gen *g, unsigned long i, struct fz_call *c,
 		 char *desc, int dsz);
 
+/* fuzz.known=1: also make the calls that hit known 6.12 bugs. */
+extern int fz_known_bugs;
+
 #endif
