@@ -8,6 +8,8 @@
  *   veth0/veth1      a link with a peer, for packet sockets
  *   wpan0/wpan1      the two mac802154_hwsim radios (802.15.4)
  *   nfc0/nfc1        the nfcsim devices (NFC raw/LLCP)
+ *   fixed_macs       boot-time Ethernet devices with random addresses
+ *                    (bond0, gretap0, erspan0) get fixed ones
  * Each step prints "# obs netdevs.<device>.<step>: ret=<int>
  * errno=<ENAME|0>"; each device is one KTAP test.  /dev/vhci (hci0) is
  * not here: the controller lives only while its fd is open, so
@@ -15,9 +17,15 @@
  * test skips: this must never create devices on a host.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <net/if.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -28,6 +36,46 @@
 #include "nl.h"
 
 static const unsigned char dummy_mac[6] = { 0x02, 0, 0, 0, 0, 0x01 };
+
+/* /sys/class/net/<dev>/<attr> as an int, -1 if unreadable. */
+static int sysfs_int(const char *dev, const char *attr)
+{
+	char path[128];
+	FILE *f;
+	int v = -1;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/%s", dev, attr);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%i", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* SIOCSIFHWADDR 02:00:00:00:01:<last>; 0 or -errno. */
+static int set_mac(const char *dev, int last)
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (strlen(dev) >= sizeof(ifr.ifr_name)) {
+		close(fd);
+		return -ENAMETOOLONG;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	memcpy(ifr.ifr_name, dev, strlen(dev));
+	ifr.ifr_hwaddr.sa_family = 1;	/* ARPHRD_ETHER */
+	memcpy(ifr.ifr_hwaddr.sa_data, "\x02\x00\x00\x00\x01", 5);
+	ifr.ifr_hwaddr.sa_data[5] = (char)last;
+	if (ioctl(fd, SIOCSIFHWADDR, &ifr))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
 
 /* Print one step's outcome (@ret is 0 or -errno); returns @ret. */
 static int step(const char *dev, const char *what, int ret)
@@ -87,6 +135,34 @@ TEST(nfc)
 	GUEST_ONLY();
 	EXPECT_EQ(0, step("nfc0", "dev_up", nl_nfc_dev_up(0)));
 	EXPECT_EQ(0, step("nfc1", "dev_up", nl_nfc_dev_up(1)));
+}
+
+/*
+ * Ethernet-type devices the kernel makes at boot with a random address
+ * (bond0, gretap0, erspan0, ...) get a fixed one, 02:00:00:00:01:<ifindex>:
+ * families that pick the first such device (LLC autobind) must show the
+ * same address on every boot.
+ */
+TEST(fixed_macs)
+{
+	struct dirent **ents;
+	int n, i;
+
+	GUEST_ONLY();
+	n = scandir("/sys/class/net", &ents, NULL, alphasort);
+	ASSERT_LE(0, n);
+	for (i = 0; i < n; i++) {
+		const char *dev = ents[i]->d_name;
+		int type = sysfs_int(dev, "type");
+		int assign = sysfs_int(dev, "addr_assign_type");
+		int idx = sysfs_int(dev, "ifindex");
+
+		/* ARPHRD_ETHER, NET_ADDR_RANDOM */
+		if (dev[0] != '.' && type == 1 && assign == 1 && idx > 0 && idx < 256)
+			EXPECT_EQ(0, step(dev, "fixed_mac", set_mac(dev, idx)));
+		free(ents[i]);
+	}
+	free(ents);
 }
 
 #pragma GCC diagnostic pop

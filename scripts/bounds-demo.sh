@@ -6,7 +6,8 @@
 #   patched:  UBSAN array-index-out-of-bounds and FORTIFY field-spanning
 #             write, both in sockaddr_bounds_demo.c, and no other report;
 #   baseline: a clean console (flexible sa_data hides the overflow).
-# Both: the KUnit suite passes (the bytes did land) and the guest ends.
+# Both: the guest ends; KUnit passes on baseline, and on patched fails
+# the index case, since UBSAN reports into the running KUnit test.
 # Appends to $RESULTS when set; exit 1 if any expectation fails.
 #
 # Usage: scripts/bounds-demo.sh    (TOOLCHAIN must be clang: the bound
@@ -66,13 +67,19 @@ B=$BUILD/logs/demo-baseline.log P=$BUILD/logs/demo-patched.log
 check baseline-boot-clean "baseline boots with a clean console" [ "$rc_baseline" = 0 ]
 check baseline-no-ubsan "no UBSAN report on baseline" lacks "$B" 'UBSAN'
 check baseline-no-fortify "no field-spanning warning on baseline" lacks "$B" 'field-spanning'
-check baseline-kunit "KUnit suite ran and passed on baseline" has "$B" "$kunit_ok"
+check baseline-kunit "KUnit suite ran and passed on baseline (bytes landed, no report)" has "$B" "$kunit_ok"
 check patched-ubsan "UBSAN index report on patched" has "$P" "$ubsan"
 check patched-ubsan-range "it names index 14 of char[14]" has "$P" "$range"
 check patched-fortify "FORTIFY field-spanning warning on patched" has "$P" "$fortify"
 check patched-only-expected "no KASAN/Oops/panic/other report on patched" \
 	lacks "$P" 'KASAN|Oops|Kernel panic|BUG:|general protection'
-check patched-kunit "KUnit suite ran and passed on patched" has "$P" "$kunit_ok"
+# 6.12's UBSAN reports into KUnit (lib/ubsan.c): the index case fails.
+check patched-kunit-ubsan "KUnit fails the index case through UBSAN's hook" \
+	has "$P" '^ *not ok 1 sockaddr_index_past_sa_data'
+check patched-kunit-ubsan-why "the failure names lib/ubsan.c" \
+	has "$P" 'sockaddr_index_past_sa_data: lib/ubsan\.c:[0-9]+: array-index-out-of-bounds'
+check patched-kunit-memcpy "the memcpy case passes (FORTIFY only warns)" \
+	has "$P" '^ *ok 2 sockaddr_memcpy_past_sa_data'
 check patched-ended "patched guest ran to the end" has "${P%.log}.ktap" '# init: done'
 if [ "$bad" = 0 ]; then
 	note "patched reports (expected):"
