@@ -11,7 +11,8 @@
  *
  * Kernel command line parameters read from /proc/cmdline:
  *   suites=a,b,c      run /suites/a, /suites/b, /suites/c in this order
- *                     (default: every executable in /suites, sorted)
+ *                     (default: the names in /suites/.order, one per
+ *                     line, else every executable in /suites, sorted)
  *   suite_timeout=N   seconds per suite before SIGKILL (default 120)
  *   init_panic=1      trigger a kernel panic instead of testing
  *   init_hang=1       sleep forever before printing the KTAP plan
@@ -267,10 +268,34 @@ static int is_executable_file(const char *dir, const char *name)
 	return !stat(path, &st) && S_ISREG(st.st_mode) && (st.st_mode & 0111);
 }
 
+/* /suites/.order, written by the initramfs builder: names in run order. */
+static int ordered_suites(struct config *c)
+{
+	char path[256], line[NAME_MAX_LEN + 2];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/.order", suite_dir);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		size_t len = strcspn(line, "\n");
+
+		if (len)
+			add_suite(c, line, len);
+	}
+	fclose(f);
+	return 1;
+}
+
 static void default_suites(struct config *c)
 {
 	struct dirent **ents;
-	int i, n = scandir(suite_dir, &ents, NULL, alphasort);
+	int i, n;
+
+	if (ordered_suites(c))
+		return;
+	n = scandir(suite_dir, &ents, NULL, alphasort);
 
 	if (n < 0) {
 		say("cannot list %s: %s", suite_dir, strerror(errno));

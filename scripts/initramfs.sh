@@ -21,7 +21,10 @@ list=$(mktemp)
 	for s in "$@"; do
 		echo "file /suites/$(basename "$s") $(realpath "$s") 0755 0 0"
 	done
+	# Run order = argument order (init reads /suites/.order).
+	printf '%s\n' "$@" | xargs -r -n1 basename >"$list.order"
+	echo "file /suites/.order $list.order 0644 0 0"
 } >"$list"
 "$gic" "$list" >"$out.tmp"
 mv "$out.tmp" "$out"
-rm -f "$list"
+rm -f "$list" "$list.order"

@@ -111,9 +111,25 @@ fi
 git -C "$tmp/t/linux" worktree prune 2>/dev/null || true
 
 # Shell scripts pass shellcheck.
-if shellcheck -x -S warning "$ROOT"/scripts/*.sh "$ROOT"/.ci/run >"$tmp/sc" 2>&1; then
+if shellcheck -x -S warning "$ROOT"/scripts/*.sh "$ROOT"/tests/*.sh "$ROOT"/.ci/run >"$tmp/sc" 2>&1; then
 	result pass shellcheck
 else
 	head -20 "$tmp/sc"
 	result fail shellcheck
+fi
+
+# guest/init runs the suites in the order /suites/.order gives (the
+# initramfs builder's argument order), not alphabetically.
+make -s -C "$ROOT" "$BUILD/guest/init" >/dev/null
+mkdir -p "$tmp/suites"
+for n in zeta alpha; do
+	printf '#!/bin/sh\necho "KTAP version 1"\necho "1..1"\necho "ok 1 %s"\n' "$n" >"$tmp/suites/$n"
+	chmod +x "$tmp/suites/$n"
+done
+printf 'zeta\nalpha\n' >"$tmp/suites/.order"
+order=$(INIT_SUITE_DIR="$tmp/suites" INIT_CMDLINE="" "$BUILD/guest/init" | sed -n 's/^ok [0-9]* //p' | tr '\n' ' ')
+if [ "$order" = "zeta alpha " ]; then
+	result pass init-suite-order
+else
+	result fail init-suite-order "ran: $order"
 fi
