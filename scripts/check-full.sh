@@ -19,3 +19,11 @@ else
 	result fail check-bisect
 fi
 stage_end
+
+stage "s390-only files, cross-compiled (gcc-12 + clang-19)"
+if "$ROOT"/scripts/check-cross.sh; then
+	result pass check-cross
+else
+	result fail check-cross
+fi
+stage_end

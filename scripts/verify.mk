@@ -2,10 +2,14 @@
 #   make completeness [TREE=build/src-patched]   is the conversion complete?
 #   make check-bisect [PATCHES=N COMPILERS=gcc CONFIGS=harness]
 #                     every patch compiles, no new W=1 warnings
-.PHONY: completeness check-bisect
+#   make check-cross  s390-only files of the series (net/iucv), cross-compiled per patch
+.PHONY: completeness check-bisect check-cross
 
 completeness:
 	@EXTRA_PKGS=coccinelle scripts/deps.sh && scripts/completeness.sh $(TREE)
 
 check-bisect:
 	@scripts/check-bisect.sh
+
+check-cross:
+	@scripts/tree.sh >/dev/null && scripts/check-cross.sh

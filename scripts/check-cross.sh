@@ -1,0 +1,88 @@
+#!/bin/bash
+# Files of the series that do not build on x86 (net/iucv is s390 only),
+# cross-compiled under s390 allmodconfig with gcc-12 (Debian's
+# gcc-s390x-linux-gnu) and clang-19: on the baseline, then after every
+# patch that touches them.  W=1; new warnings against the baseline and
+# any error fail.
+#
+# Usage: scripts/check-cross.sh   (WT=build/cross, COMPILERS="gcc clang")
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+wt=$(realpath -m "${WT:-$BUILD/cross}")
+compilers=${COMPILERS:-gcc clang}
+series=$ROOT/patches/series
+# Paths only an s390 kernel builds.
+only_s390='^(net/iucv/|drivers/s390/|arch/s390/)'
+
+EXTRA_PKGS=gcc-s390x-linux-gnu "$ROOT"/scripts/deps.sh >/dev/null
+export KBUILD_BUILD_TIMESTAMP="1980-01-01" KBUILD_BUILD_USER=user KBUILD_BUILD_HOST=host
+g() { git -C "$wt" -c user.name=check-cross -c user.email=check-cross@localhost "$@"; }
+mk() {	# mk TC ARGS...
+	local tc=$1; shift
+	local cc=(CROSS_COMPILE=s390x-linux-gnu- HOSTCC=gcc-12)
+	[ "$tc" = clang ] && cc=(LLVM=-19)
+	nice -n 10 make -C "$wt" ARCH=s390 O="out-s390-$tc" -j"${JOBS:-$(nproc)}" "${cc[@]}" "$@"
+}
+
+[ -e "$wt/.git" ] || git -C "$BUILD/linux" worktree add -f --detach "$wt" baseline >/dev/null
+g am --abort >/dev/null 2>&1 || true
+g checkout -q --detach baseline
+g reset -q --hard baseline
+
+stage "cross: s390 allmodconfig, files no x86 build compiles"
+for tc in $compilers; do
+	if [ ! -f "$wt/out-s390-$tc/.config" ]; then
+		note "configure s390 allmodconfig ($tc)"
+		mk "$tc" -s allmodconfig >/dev/null
+		"$wt"/scripts/config --file "$wt/out-s390-$tc/.config" -d WERROR
+		mk "$tc" -s olddefconfig >/dev/null
+	fi
+done
+
+# build TC TAG OBJ...: compile with W=1; TAG.warn (no line numbers), TAG.err.
+logs=$wt/cross-logs
+mkdir -p "$logs"
+build() {
+	local tc=$1 tag=$2 o; shift 2
+	for o in "$@"; do rm -f "$wt/out-s390-$tc/$o"; done
+	mk "$tc" -k W=1 "$@" >"$logs/$tag.log" 2>&1 || true
+	for o in "$@"; do
+		[ -f "$wt/out-s390-$tc/$o" ] || echo "$o: not built" >>"$logs/$tag.log"
+	done
+	grep -E '(error|Error [0-9]+):|not built' "$logs/$tag.log" >"$logs/$tag.err" || true
+	grep -E ': warning:' "$logs/$tag.log" | sed -E 's/^([^:]+):[0-9]+:([0-9]+:)? /\1: /' | sort -u >"$logs/$tag.warn" || true
+}
+
+mapfile -t patches < <(grep -v '^[[:space:]]*\(#\|$\)' "$series")
+objs=()
+for p in "${patches[@]}"; do
+	while read -r f; do
+		if [[ $f =~ $only_s390 ]] && [[ $f == *.c ]]; then objs+=("${f%.c}.o"); fi
+	done < <(g apply --numstat "$ROOT/patches/$p" | cut -f3)
+done
+mapfile -t objs < <(printf '%s\n' "${objs[@]}" | sort -u)
+[ "${#objs[@]}" -gt 0 ] || { note "no s390-only files in the series"; stage_end; exit 0; }
+note "objects: ${objs[*]}"
+
+bad=0 rows=()
+for tc in $compilers; do
+	build "$tc" "base-$tc" "${objs[@]}"
+	rows+=("baseline | $tc | $(wc -l <"$logs/base-$tc.err") | $(wc -l <"$logs/base-$tc.warn")")
+done
+for p in "${patches[@]}"; do
+	g am -q "$ROOT/patches/$p" || die "$p does not apply"
+	touched=$(g show --name-only --format= HEAD | grep -E "$only_s390" || true)
+	[ -n "$touched" ] || continue
+	for tc in $compilers; do
+		tag="${p%%-*}-$tc"
+		build "$tc" "$tag" "${objs[@]}"
+		ne=$(wc -l <"$logs/$tag.err")
+		nw=$(comm -13 "$logs/base-$tc.warn" "$logs/$tag.warn" | wc -l)
+		rows+=("${p%%-*} | $tc | $ne | $nw new")
+		[ "$ne" = 0 ] && [ "$nw" = 0 ] || { bad=1; head -5 "$logs/$tag.err"; comm -13 "$logs/base-$tc.warn" "$logs/$tag.warn" | head -5; }
+	done
+done
+echo "state | compiler | errors | warnings"
+printf '%s\n' "${rows[@]}"
+stage_end
+[ "$bad" = 0 ] && echo "cross: ok" || { echo "cross: FAILED"; exit 1; }
