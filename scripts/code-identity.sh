@@ -24,8 +24,11 @@ dis() {
 		/^[0-9a-f]+ <.*>:$/ { f = $2; gsub(/[<>:]/, "", f); next }
 		/^ +[0-9a-f]+:/ && f != "" { sub(/^ +[0-9a-f]+:[ \t]*/, ""); print f "\t" $0 }'
 }
-# Mask immediates and addends: what a moved __LINE__ or string changes.
-mask() { sed -E 's/\$0x[0-9a-f]+/$IMM/g; s/([+-])0x[0-9a-f]+/\1OFF/g'; }
+# Mask immediates, addends and branch targets' offsets: what a moved
+# __LINE__, a string or a function placed elsewhere in .text changes.
+mask() {
+	sed -E 's/\$0x[0-9a-f]+/$IMM/g; s/\b[0-9a-f]+ <([^>+]*)(\+0x[0-9a-f]+)?>/<\1>/g; s/([+-])0x[0-9a-f]+/\1OFF/g'
+}
 
 printf 'patch\tcompiler\tconfig\tobjects\tidentical\tconstants\tdifferent\tfunctions\n' >"$logs/code-identity.tsv"
 for d in "$logs"/obj/p*; do
