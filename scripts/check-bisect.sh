@@ -75,7 +75,8 @@ objects() {
 # A single-target make compiles any object, configured or not (and fails
 # on files that are #included, not built), so read the Makefiles: the
 # line naming the object gives obj-y, obj-$(CONFIG_X) or a composite
-# name-y/name-$(CONFIG_X); its directory must be reached the same way.
+# name-y/name-objs/name-$(CONFIG_X) (also with $(subst ...) forms); its
+# directory must be reached the same way.
 in_config() {
 	local cfgf=$wt/$1/.config p=$2 dir base lhs sym
 	dir=$(dirname "$p") base=$(basename "$p")
@@ -84,14 +85,15 @@ in_config() {
 	local mf=$wt/$dir/Makefile
 	[ -f "$wt/$dir/Kbuild" ] && mf=$wt/$dir/Kbuild
 	lhs=$(sed -e ':a' -e '/\\$/N; s/\\\n/ /; ta' "$mf" 2>/dev/null |
-		grep -E '^[A-Za-z0-9_$()-]+[[:space:]]*[:+]?=.*(^|[[:space:]])'"$base"'([[:space:]]|$)' |
+		grep -E '^[A-Za-z0-9_$(][A-Za-z0-9_$(),[:space:]-]*[:+]?=.*(^|[[:space:]])'"$base"'([[:space:]]|$)' |
 		head -1 | sed -E 's/[[:space:]]*[:+]?=.*//')
 	[ -n "$lhs" ] || return 1
 	sym=$(sed -nE 's/.*\$\((CONFIG_[A-Za-z0-9_]+)\).*/\1/p' <<<"$lhs")
 	[ -z "$sym" ] || grep -qE "^$sym=(y|m)" "$cfgf" || return 1
 	case "$lhs" in
 	obj-*|lib-*) in_config "$1" "$dir/" ;;
-	*) in_config "$1" "$dir/${lhs%%-*}.o" ;;
+	# name-y, name-objs, name-$(CONFIG_X): the composite is name.o
+	*) in_config "$1" "$dir/${lhs%-*}.o" ;;
 	esac
 }
 
@@ -166,6 +168,16 @@ for i in "${!patches[@]}"; do
 		break
 	fi
 	read -ra o <<<"${objs[$i]}"
+	# A patch that adds a Kconfig symbol (patch 15's test) gets configs
+	# made again, so that its new object is built.
+	if git_wt show --name-only --format= HEAD | grep -q 'Kconfig'; then
+		for cfg in $configs; do
+			for tc in $compilers; do
+				rm -f "$wt/out-$cfg-$tc/.config" "$wt/out-$cfg-$tc/.frag-sum"
+				configure "$cfg" "$tc"
+			done
+		done
+	fi
 	for cfg in $configs; do
 		for tc in $compilers; do
 			tag=$(printf 'p%02d-%s-%s' "$((i + 1))" "$cfg" "$tc")
