@@ -24,7 +24,7 @@ mk() {	# mk TC ARGS...
 	nice -n 10 make -C "$wt" ARCH=s390 O="out-s390-$tc" -j"${JOBS:-$(nproc)}" "${cc[@]}" "$@"
 }
 
-[ -e "$wt/.git" ] || git -C "$BUILD/linux" worktree add -f --detach "$wt" baseline >/dev/null
+[ -e "$wt/.git" ] || git -C "$BUILD/linux" worktree add -q -f --detach "$wt" baseline
 g am --abort >/dev/null 2>&1 || true
 g checkout -q --detach baseline
 g reset -q --hard baseline

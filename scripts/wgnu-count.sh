@@ -41,7 +41,7 @@ one() {
 	cmd=$(sed -n "s|^savedcmd_$o := ||p" "$obj/$(dirname "$o")/.$(basename "$o").cmd" |
 		sed -E 's/^ccache //; s/-Wp,-MMD,[^ ]+ //; s/ -c -o [^ ]+ / -fsyntax-only /')
 	(cd "$obj" && eval "$cmd -Wgnu-variable-sized-type-not-at-end" 2>&1 |
-		grep -a 'Wgnu-variable-sized-type-not-at-end' || true)
+		grep -a --line-buffered 'Wgnu-variable-sized-type-not-at-end' || true)
 }
 export -f one
 
