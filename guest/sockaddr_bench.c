@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define DEFAULT_ITERS	20000
+#define DEFAULT_ITERS	2000
 #define PORT		30000
 
 static long iters = DEFAULT_ITERS;

@@ -7,11 +7,11 @@
 # A report: it fails only if a guest does not run.  Written to
 # build/bench.md as well.
 #
-# Usage: scripts/bench.sh   (ROUNDS=3 ITERS=20000 TOOLCHAIN=clang|gcc)
+# Usage: scripts/bench.sh   (ROUNDS=3 ITERS=2000 TOOLCHAIN=clang|gcc)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tc=${TOOLCHAIN:-clang}
-rounds=${ROUNDS:-3} iters=${ITERS:-20000}
+rounds=${ROUNDS:-3} iters=${ITERS:-2000}
 t0=$(date +%s)
 dir=$BUILD/logs/bench
 mkdir -p "$dir"

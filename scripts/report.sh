@@ -101,6 +101,8 @@ stage "pahole layouts"
 "$ROOT"/scripts/pahole-sockaddr.sh "$R/pahole" | tee "$R/pahole.summary"
 stage_end
 
+# BENCH=0: no new bench run; the last make bench (build/bench.md) is
+# shown, marked as such.
 if [ "${BENCH:-1}" != 0 ]; then
 	"$ROOT"/scripts/bench.sh >"$R/bench.log" 2>&1 || { tail -5 "$R/bench.log"; die "bench failed"; }
 fi
@@ -134,6 +136,8 @@ if [ "$ident" = yes ]; then
 	echo '```'
 	cat "$R/identity.txt"
 	echo '```'
+	echo
+	echo "Patches 1-7 say \"No binary changes expected\": an object counts as *different* only if an instruction other than a constant changed. Differences in patches 8-14 are by design: 8 (ncsi) grows \`pending_mac\` to a \`sockaddr_storage\`, so the layout of \`struct ncsi_dev_priv\` and every function using fields after it change; 9-13 move set-MAC paths to \`sockaddr_storage\` (copies, stack buffers); 14 makes \`sa_data\` a fixed array, which FORTIFY can now check (\`packet_getname_spkt\`, section 2). Patch 15 only adds its KUnit file (not built by check-bisect's configs: its Kconfig symbol is new)."
 else
 	echo "No per-patch objects yet: run \`make check-bisect\` (or \`make check-bisect CONFIGS=harness\`), then \`make report\`."
 fi
@@ -239,10 +243,11 @@ awk -F'\t' '{lo = 112; hi = 112 * $4; printf "| `%s` | %s | %s | %s | %s |\n", $
 echo
 echo "## 5. Speed"
 echo
-if [ -f "$BUILD/bench.md" ] && [ "${BENCH:-1}" != 0 ]; then
+if [ -f "$BUILD/bench.md" ]; then
+	[ "${BENCH:-1}" = 0 ] && echo "(BENCH=0: from the last \`make bench\`, $(date -r "$BUILD/bench.md" '+%Y-%m-%d %H:%M'), not rerun by this report.)" && echo
 	sed 1d "$BUILD/bench.md"
 else
-	echo "Not run (BENCH=0). \`make bench\` runs it."
+	echo "Not run: \`make bench\` (or \`make report\` without BENCH=0) runs it."
 fi
 echo
 echo "## 6. Cover letter"
