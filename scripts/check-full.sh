@@ -27,3 +27,11 @@ else
 	result fail check-cross
 fi
 stage_end
+
+stage "checkpatch --strict on every patch"
+if "$ROOT"/scripts/checkpatch.sh; then
+	result pass checkpatch
+else
+	result fail checkpatch
+fi
+stage_end

@@ -3,7 +3,7 @@
 #   make check-bisect [PATCHES=N COMPILERS=gcc CONFIGS=harness]
 #                     every patch compiles, no new W=1 warnings
 #   make check-cross  s390-only files of the series (net/iucv), cross-compiled per patch
-.PHONY: completeness check-bisect check-cross
+.PHONY: completeness check-bisect check-cross checkpatch
 
 completeness:
 	@EXTRA_PKGS=coccinelle scripts/deps.sh && scripts/completeness.sh $(TREE)
@@ -13,3 +13,6 @@ check-bisect:
 
 check-cross:
 	@scripts/tree.sh >/dev/null && scripts/check-cross.sh
+
+checkpatch:
+	@scripts/tree.sh >/dev/null && scripts/checkpatch.sh
