@@ -137,7 +137,7 @@ if [ "$ident" = yes ]; then
 	cat "$R/identity.txt"
 	echo '```'
 	echo
-	echo "Patches 1-7 say \"No binary changes expected\": an object counts as *different* only if an instruction other than a constant changed. Differences in patches 8-14 are by design: 8 (ncsi) grows \`pending_mac\` to a \`sockaddr_storage\`, so the layout of \`struct ncsi_dev_priv\` and every function using fields after it change; 9-13 move set-MAC paths to \`sockaddr_storage\` (copies, stack buffers); 14 makes \`sa_data\` a fixed array, which FORTIFY can now check (\`packet_getname_spkt\`, section 2). Patch 15 only adds its KUnit file (not built by check-bisect's configs: its Kconfig symbol is new)."
+	echo "Patches 1-7 say \"No binary changes expected\": an object counts as *different* only if an instruction other than a constant changed. Differences in patches 8-14 are by design: 8 (ncsi) grows \`pending_mac\` to a \`sockaddr_storage\`, so the layout of \`struct ncsi_dev_priv\` and every function using fields after it change; 9-13 move set-MAC paths to \`sockaddr_storage\` (copies, stack buffers); 14 makes \`sa_data\` a fixed array, which FORTIFY can now check (\`packet_getname_spkt\`, section 2). Patch 15 only adds its KUnit file: a new object has no before to compare with."
 else
 	echo "No per-patch objects yet: run \`make check-bisect\` (or \`make check-bisect CONFIGS=harness\`), then \`make report\`."
 fi
@@ -166,6 +166,7 @@ changed_functions "$R/baseline.fpanic" "$R/patched.fpanic"
 echo
 echo "Classification of changed sites (each checked by hand against the source; a new site is a bound the compiler can now see):"
 echo
+echo "- \`do_setlink\` (net/core/rtnetlink.c), one \`__fortify_panic\` site fewer: patch 12 replaces the kmalloc()ed \`struct sockaddr\` and its memcpy() of \`dev->addr_len\` bytes by a \`struct sockaddr_storage\` on the stack, after an explicit \`dev->addr_len > sizeof(ss.__data)\` check; the compiler proves that memcpy() in bounds, so FORTIFY's run-time check is gone. A removed site, the bound now enforced in the code."
 echo "- \`packet_getname_spkt\` (net/packet/af_packet.c): \`strscpy(uaddr->sa_data, dev->name, sizeof(uaddr->sa_data_min))\`. With a flexible \`sa_data\` FORTIFY knew no destination size and skipped its check; with \`sa_data[14]\` it checks the copy against 14 bytes: a real bound, never hit (the size passed is 14)."
 echo
 echo "Touched objects ($(wc -l <"$R/patched.touched-ubsan") of the harness build): UBSAN sites $(awk '{s += $2} END {print s + 0}' "$R/baseline.touched-ubsan") -> $(awk '{s += $2} END {print s + 0}' "$R/patched.touched-ubsan"); objects whose count changed:"
