@@ -20,6 +20,14 @@ else
 fi
 stage_end
 
+stage "bpf_testmod (external module), per patch"
+if "$ROOT"/scripts/check-testmod.sh; then
+	result pass check-testmod
+else
+	result fail check-testmod
+fi
+stage_end
+
 stage "s390-only files, cross-compiled (gcc-12 + clang-19)"
 if "$ROOT"/scripts/check-cross.sh; then
 	result pass check-cross

@@ -3,7 +3,7 @@
 #   make check-bisect [PATCHES=N COMPILERS=gcc CONFIGS=harness]
 #                     every patch compiles, no new W=1 warnings
 #   make check-cross  s390-only files of the series (net/iucv), cross-compiled per patch
-.PHONY: completeness check-bisect check-cross checkpatch
+.PHONY: completeness check-bisect check-cross checkpatch check-testmod
 
 completeness:
 	@EXTRA_PKGS=coccinelle scripts/deps.sh && scripts/completeness.sh $(TREE)
@@ -16,3 +16,6 @@ check-cross:
 
 checkpatch:
 	@scripts/tree.sh >/dev/null && scripts/checkpatch.sh
+
+check-testmod:
+	@scripts/check-testmod.sh

@@ -1,0 +1,62 @@
+#!/bin/bash
+# The series also converts bpf_testmod (tools/testing/selftests/bpf/
+# bpf_testmod in 6.12), an external module that check-bisect's kbuild
+# object list cannot name.  Build it with M= against the allmodconfig
+# object dirs of check-bisect (gcc-12 and clang-19, W=1): on the
+# baseline and after every patch that touches it; errors or new
+# warnings fail.
+#
+# Usage: scripts/check-testmod.sh   (after make check-bisect; WT=build/verify)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+wt=$(realpath -m "${WT:-$BUILD/verify}")
+mod=tools/testing/selftests/bpf/bpf_testmod
+compilers=${COMPILERS:-gcc clang}
+for tc in $compilers; do
+	[ -f "$wt/out-allmod-$tc/.config" ] || die "no allmodconfig object dir for $tc: run make check-bisect first"
+done
+export KBUILD_BUILD_TIMESTAMP="1980-01-01" KBUILD_BUILD_USER=user KBUILD_BUILD_HOST=host
+g() { git -C "$wt" -c user.name=check-testmod -c user.email=check-testmod@localhost "$@"; }
+logs=$wt/check-testmod-logs
+mkdir -p "$logs"
+
+build() {	# build TC TAG
+	local tc=$1 tag=$2 cc=(CC="ccache gcc-12" HOSTCC=gcc-12)
+	[ "$tc" = clang ] && cc=(LLVM=-19 CC="ccache clang-19")
+	rm -f "$wt/$mod/bpf_testmod.o"
+	nice -n 10 make -C "$wt" O="out-allmod-$tc" "${cc[@]}" M="$wt/$mod" W=1 bpf_testmod.o >"$logs/$tag.log" 2>&1 || true
+	[ -f "$wt/$mod/bpf_testmod.o" ] || echo "bpf_testmod.o: not built" >>"$logs/$tag.log"
+	grep -E '(error|Error [0-9]+):|not built' "$logs/$tag.log" >"$logs/$tag.err" || true
+	grep -E ': warning:' "$logs/$tag.log" | sed -E "s|$wt/||; s/^([^:]+):[0-9]+:([0-9]+:)? /\\1: /" | sort -u >"$logs/$tag.warn" || true
+}
+
+g am --abort >/dev/null 2>&1 || true
+g checkout -q --detach baseline
+g reset -q --hard baseline
+stage "bpf_testmod (external module) per patch, allmodconfig, W=1"
+rows=() bad=0
+for tc in $compilers; do
+	build "$tc" "base-$tc"
+	rows+=("baseline | $tc | $(wc -l <"$logs/base-$tc.err") | $(wc -l <"$logs/base-$tc.warn")")
+done
+while read -r p; do
+	case "$p" in ''|'#'*) continue ;; esac
+	g am -q "$ROOT/patches/$p" || die "$p does not apply"
+	g show --name-only --format= HEAD | grep -q "^$mod/" || continue
+	for tc in $compilers; do
+		tag="${p%%-*}-$tc"
+		build "$tc" "$tag"
+		ne=$(wc -l <"$logs/$tag.err")
+		nw=$(comm -13 "$logs/base-$tc.warn" "$logs/$tag.warn" | wc -l)
+		rows+=("${p%%-*} | $tc | $ne | $nw new")
+		if [ "$ne" != 0 ] || [ "$nw" != 0 ]; then
+			bad=1
+			head -5 "$logs/$tag.err" | unroot
+		fi
+	done
+done <"$ROOT/patches/series"
+rm -f "$wt/$mod"/*.o "$wt/$mod"/.*.cmd
+echo "state | compiler | errors | warnings"
+printf '%s\n' "${rows[@]}"
+stage_end
+[ "$bad" = 0 ] && echo "testmod: ok" || { echo "testmod: FAILED"; exit 1; }
