@@ -90,13 +90,18 @@ objdir() {
 	echo "$BUILD/src-$1/out-$2"
 }
 
+# free_mib DIR: MiB free on the file system holding DIR (empty if unknown).
+free_mib() {
+	df -Pm "$1" 2>/dev/null | awk 'NR == 2 {print $4}'
+}
+
 # need_space DIR MIB WHAT: stop before a step that writes a lot when the
 # file system holding DIR has less than MIB MiB free (MIN_FREE_MIB=0
 # disables the check, for the disk-full fault test).
 need_space() {
 	local dir=$1 mib=${MIN_FREE_MIB:-$2} what=$3 free
 	mkdir -p "$dir" 2>/dev/null
-	free=$(df -Pm "$dir" 2>/dev/null | awk 'NR == 2 {print $4}')
+	free=$(free_mib "$dir")
 	[ "${free:-0}" -ge "$mib" ] ||
 		die "disk full: $(rel "$dir") has ${free:-?} MiB free, $what needs about $mib MiB"
 }
@@ -106,7 +111,7 @@ need_space() {
 # vary: ld, for one, does not always say ENOSPC).
 disk_full_hint() {
 	local dir=$1 free; shift
-	free=$(df -Pm "$dir" 2>/dev/null | awk 'NR == 2 {print $4}')
+	free=$(free_mib "$dir")
 	if grep -a -q -s 'No space left on device' "$@" || [ "${free:-1}" -lt 64 ]; then
 		echo "ERROR: disk full: ${free:-?} MiB left under $(rel "$dir")" >&2
 	fi
@@ -117,3 +122,17 @@ disk_full_hint() {
 unroot() {
 	sed "s|$ROOT/||g"
 }
+
+# touched_objects: the .o of every .c file the series changes.
+touched_objects() {
+	git -C "$BUILD/src-patched" diff --name-only baseline HEAD -- '*.c' | sed 's/\.c$/.o/'
+}
+
+# kbuild_cmd OBJDIR OBJ: the command kbuild compiled OBJ with (from its
+# .cmd file), without ccache and the dependency-file option; run it in
+# OBJDIR.  Exported: the report scripts call it from xargs.
+kbuild_cmd() {
+	sed -n "s|^savedcmd_$2 := ||p" "$1/$(dirname "$2")/.$(basename "$2").cmd" |
+		sed -E 's/^ccache //; s/-Wp,-MMD,[^ ]+ //'
+}
+export -f kbuild_cmd

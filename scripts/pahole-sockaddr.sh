@@ -15,7 +15,7 @@ mkdir -p "$out"
 B=$(objdir baseline clang) P=$(objdir patched clang)
 [ -f "$B/vmlinux" ] && [ -f "$P/vmlinux" ] || die "build both clang kernels first (make check)"
 
-git -C "$BUILD/src-patched" diff --name-only baseline HEAD -- '*.c' | sed 's/\.c$/.o/' |
+touched_objects |
 	while read -r o; do
 		c=$(dirname "$o")/.$(basename "$o").cmd
 		if [ -f "$B/$c" ] && [ -f "$P/$c" ]; then echo "$o"; fi
@@ -24,8 +24,7 @@ git -C "$BUILD/src-patched" diff --name-only baseline HEAD -- '*.c' | sed 's/\.c
 # one OBJDIR OBJ DEST: recompile with -g (DWARF 4: what pahole 1.24 reads best).
 one() {
 	local obj=$1 o=$2 dest=$3 cmd
-	cmd=$(sed -n "s|^savedcmd_$o := ||p" "$obj/$(dirname "$o")/.$(basename "$o").cmd" |
-		sed -E "s/^ccache //; s/-Wp,-MMD,[^ ]+ //; s| -c -o [^ ]+ | -g -gdwarf-4 -c -o $dest/${o//\//_} |")
+	cmd=$(kbuild_cmd "$obj" "$o" | sed -E "s| -c -o [^ ]+ | -g -gdwarf-4 -c -o $dest/${o//\//_} |")
 	(cd "$obj" && eval "$cmd" >/dev/null 2>&1) || echo "  $o: recompile failed" >&2
 }
 export -f one

@@ -81,7 +81,7 @@ for v in baseline patched; do
 	# Touched objects: relocations naming the handler; FORTIFY's WARN
 	# format string, once per object that has one.
 	o=$(objdir "$v" clang)
-	git -C "$BUILD/src-patched" diff --name-only baseline HEAD -- '*.c' | sed 's/\.c$/.o/' |
+	touched_objects |
 		while read -r f; do
 			[ -f "$o/$f" ] || continue
 			u=$(objdump -d -r "$o/$f" | grep -c 'R_X86_64_PLT32.*__ubsan_handle_out_of_bounds' || true)

@@ -22,8 +22,7 @@ B=$(objdir baseline clang) P=$(objdir patched clang)
 # Objects present in both builds.
 case "$scope" in
 touched)
-	git -C "$BUILD/src-patched" diff --name-only baseline HEAD -- '*.c' |
-		sed 's/\.c$/.o/' ;;
+	touched_objects ;;
 all)
 	(cd "$B" && find . -name '.*.o.cmd' | sed -E 's|^\./||; s|(^\|/)\.([^/]*)\.cmd$|\1\2|') ;;
 *) die "scope must be touched or all" ;;
@@ -38,8 +37,7 @@ n=$(wc -l <"$out/objects")
 # plus -fsyntax-only and the warning (last, so it beats -Wno-gnu).
 one() {
 	local obj=$1 o=$2 cmd
-	cmd=$(sed -n "s|^savedcmd_$o := ||p" "$obj/$(dirname "$o")/.$(basename "$o").cmd" |
-		sed -E 's/^ccache //; s/-Wp,-MMD,[^ ]+ //; s/ -c -o [^ ]+ / -fsyntax-only /')
+	cmd=$(kbuild_cmd "$obj" "$o" | sed -E 's/ -c -o [^ ]+ / -fsyntax-only /')
 	(cd "$obj" && eval "$cmd -Wgnu-variable-sized-type-not-at-end" 2>&1 |
 		grep -a --line-buffered 'Wgnu-variable-sized-type-not-at-end' || true)
 }
