@@ -19,7 +19,7 @@ help:
 	@echo "make run          build the patched kernel, boot it in QEMU, run the guest suites"
 	@echo "make check        baseline vs patched on the hardened clang-19 build + harness tests"
 	@echo "make check-full   make check plus the heavier checks"
-	@echo "make bench        guest microbenchmark, baseline vs patched booted alternately (ROUNDS= BENCH_MS=)"
+	@echo "make bench        guest microbenchmark, baseline vs patched booted alternately (ROUNDS= BENCH_MS= ICOUNT=)"
 	@echo "make fuzz         N= calls SEED= on the patched kernel: random sockaddr/set-address calls"
 	@echo "make bounds-demo  out-of-bounds sa_data access: reported on patched, not on baseline"
 	@echo "TOOLCHAIN=clang|gcc selects clang-19 (default, hardened) or gcc-12"

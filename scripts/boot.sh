@@ -28,6 +28,9 @@ qemu=(qemu-system-x86_64 -accel "$accel" -m "${GUEST_MEM:-2048}" -smp "${GUEST_S
 	-nodefaults -display none -no-reboot -serial "file:$log" -serial "file:$ktap"
 	-kernel "$kernel" -initrd "$initrd" -append "$append")
 [ "$accel" = kvm ] && qemu+=(-cpu host)
+# QEMU_EXTRA: more QEMU options (make bench adds -icount under TCG).
+# shellcheck disable=SC2206
+[ -n "${QEMU_EXTRA:-}" ] && qemu+=($QEMU_EXTRA)
 
 t0=$(date +%s)
 timeout -k 5 "$timeout_s" "${qemu[@]}" </dev/null >"$log.qemu" 2>&1 &
