@@ -1,5 +1,6 @@
 #!/bin/bash
 # Check that every option requested by the fragments survived olddefconfig.
+# A later fragment overrides an earlier one (as in merge_config.sh).
 # Usage: scripts/check-config.sh DOTCONFIG FRAGMENT...
 # Exit 1 naming each dropped option.
 set -euo pipefail
@@ -17,6 +18,8 @@ while IFS= read -r line; do
 			echo "ERROR: $opt dropped out of .config (requested ${line#*=}, got: $got)" >&2; bad=1
 		fi ;;
 	esac
-done < <(cat "$@" | sed 's/[[:space:]]*#.*//' | grep '^CONFIG_')
+done < <(cat "$@" | sed 's/[[:space:]]*#.*//' | grep '^CONFIG_' |
+	awk -F= '{ v[$1] = $0; if (!($1 in o)) o[$1] = n++ } END { for (k in v) print o[k], v[k] }' |
+	sort -n | cut -d' ' -f2-)
 [ "$bad" = 0 ] || exit 1
-echo "  config: all $(cat "$@" | grep -c '^CONFIG_') requested options present"
+echo "  config: all $(cat "$@" | sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/\1/p' | sort -u | wc -l) requested options present"

@@ -19,4 +19,5 @@ check completeness "completeness over the whole tree" completeness
 check check-bisect "bisect build of every patch (gcc-12 + clang-19)" "$ROOT"/scripts/check-bisect.sh
 check check-testmod "bpf_testmod (external module), per patch" "$ROOT"/scripts/check-testmod.sh
 check check-cross "s390-only files, cross-compiled (gcc-12 + clang-19)" "$ROOT"/scripts/check-cross.sh
+check check-btf "BPF sock_addr suite on BTF kernels (unix path rewritten longer)" "$ROOT"/scripts/check-btf.sh
 check checkpatch "checkpatch --strict on every patch" "$ROOT"/scripts/checkpatch.sh

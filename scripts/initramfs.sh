@@ -3,6 +3,8 @@
 # each suite binary under /suites/.
 #
 # Usage: scripts/initramfs.sh OUT.cpio INIT SUITE_BINARY...
+# INITRAMFS_EXTRA: a file of more gen_init_cpio lines (dir/file/slink),
+# for suites that need more than their own binary (make check-btf).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -24,6 +26,7 @@ list=$(mktemp)
 	# Run order = argument order (init reads /suites/.order).
 	printf '%s\n' "$@" | xargs -r -n1 basename >"$list.order"
 	echo "file /suites/.order $list.order 0644 0 0"
+	[ -z "${INITRAMFS_EXTRA:-}" ] || cat "$INITRAMFS_EXTRA"
 } >"$list"
 "$gic" "$list" >"$out.tmp"
 mv "$out.tmp" "$out"

@@ -36,6 +36,23 @@ else
 	result fail config-complete-accepted
 fi
 
+# A later fragment overrides an earlier one (config/btf.config turns
+# CONFIG_MODULES back on): the last request is the one checked.
+printf 'CONFIG_MODULES=n\n' >"$tmp/frag-a"
+printf 'CONFIG_MODULES=y\n' >"$tmp/frag-b"
+printf 'CONFIG_MODULES=y\n' >"$tmp/.config"
+ok1=0 ok2=0
+"$ROOT"/scripts/check-config.sh "$tmp/.config" "$tmp/frag-a" "$tmp/frag-b" >/dev/null 2>&1 && ok1=1
+printf '# CONFIG_MODULES is not set\n' >"$tmp/.config"
+if ! msg=$("$ROOT"/scripts/check-config.sh "$tmp/.config" "$tmp/frag-a" "$tmp/frag-b" 2>&1); then
+	echo "$msg" | grep -q 'CONFIG_MODULES dropped out' && ok2=1
+fi
+if [ "$ok1$ok2" = 11 ]; then
+	result pass config-later-fragment-wins
+else
+	result fail config-later-fragment-wins "accepted override: $ok1, dropped override named: $ok2"
+fi
+
 # Console judge: a sanitizer report fails and is quoted; a clean log passes.
 printf 'Linux version 6.12\nBUG: KASAN: slab-out-of-bounds in x\n' >"$tmp/dirty.log"
 printf 'Linux version 6.12\nreboot: Restarting system\n' >"$tmp/clean.log"

@@ -3,7 +3,8 @@
 #   make check-bisect [PATCHES=N COMPILERS=gcc CONFIGS=harness]
 #                     every patch compiles, no new W=1 warnings
 #   make check-cross  s390-only files of the series (net/iucv), cross-compiled per patch
-.PHONY: completeness check-bisect check-cross checkpatch check-testmod
+#   make check-btf    the BPF suite on gcc-12 kernels with BTF (kfunc unix path rewrite)
+.PHONY: completeness check-bisect check-cross checkpatch check-testmod check-btf
 
 completeness:
 	@EXTRA_PKGS=coccinelle scripts/deps.sh && scripts/completeness.sh $(TREE)
@@ -19,3 +20,6 @@ checkpatch:
 
 check-testmod:
 	@scripts/check-testmod.sh
+
+check-btf:
+	@scripts/tree.sh >/dev/null && scripts/check-btf.sh
