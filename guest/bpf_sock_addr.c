@@ -25,9 +25,11 @@
  *
  * The AF_UNIX programs cannot rewrite paths the upstream way
  * (bpf_sock_addr_set_sun_path() is a kfunc; kfuncs need kernel BTF,
- * which the harness kernel lacks): they refuse or rename by the first
+ * which make check's kernels lack): they refuse or rename by the first
  * two bytes of sun_path, which the verifier lets unix programs access as
- * ctx->user_port.  unix_kfunc records what happens to the upstream way.
+ * ctx->user_port.  unix_kfunc records what happens to the upstream way;
+ * on make check-btf's kernels (with BTF) it renames a path to a longer
+ * one and must pass.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>

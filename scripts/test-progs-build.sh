@@ -31,12 +31,14 @@ rm -f "$out/tests"/* "$out/progs"/*
 ln -s "$bpf/prog_tests/sock_addr.c" "$out/tests/"
 for p in $progs; do ln -s "$bpf/progs/$p.c" "$out/progs/"; done
 ln -s "$bpf"/progs/*.h "$out/progs/"
+# Programs include "../bpf_testmod/bpf_testmod_kfunc.h".
+ln -sfn "$bpf/bpf_testmod" "$out/bpf_testmod"
 # test_progs.c includes <prog_tests/tests.h>: this runner's list.
 echo 'DEFINE_TEST(sock_addr)' >"$out/tests.h"
 
 relt=$(realpath --relative-to="$bpf" "$out/tests")
 relp=$(realpath --relative-to="$bpf" "$out/progs")
-args=(OUTPUT="$out/out/" VMLINUX_BTF="$kobj/vmlinux" KDIR="$kobj"
+args=(OUTPUT="$out/out" VMLINUX_BTF="$kobj/vmlinux" KDIR="$kobj"
 	TRUNNER_TESTS_DIR="$relt" TRUNNER_BPF_PROGS_DIR="$relp"
 	LSKELS= LSKELS_EXTRA= LINKED_SKELS=
 	TRUNNER_EXTRA_FILES="$out/out/bpf_testmod.ko"

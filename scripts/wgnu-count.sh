@@ -11,7 +11,8 @@
 #   config builds; all: every C object of the harness build (slow:
 #   about 1.7 s of CPU per object and tree).
 # Writes OUT_DIR/{baseline,patched}.warn and OUT_DIR/by-type.tsv
-# (type, baseline count, patched count); prints a summary.
+# (type, baseline count, patched count); prints a summary, also kept in
+# OUT_DIR/summary.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 out=$1 scope=${2:-touched}
@@ -57,4 +58,4 @@ join -t$'\t' -a1 -a2 -e 0 -o 0,1.2,2.2 <(type_of "$out/baseline.warn") <(type_of
 tb=$(wc -l <"$out/baseline.warn") tp=$(wc -l <"$out/patched.warn")
 sb=$(awk -F'\t' '$1 == "struct sockaddr" || $3 == 0 {s += $2} END {print s + 0}' "$out/by-type.tsv")
 sp=$(awk -F'\t' '$1 == "struct sockaddr" || $3 == 0 {s += $3} END {print s + 0}' "$out/by-type.tsv")
-echo "wgnu: $n objects ($scope): all warnings $tb -> $tp; struct sockaddr or embedding it: $sb -> $sp"
+echo "wgnu: $n objects ($scope): all warnings $tb -> $tp; struct sockaddr or embedding it: $sb -> $sp" | tee "$out/summary"

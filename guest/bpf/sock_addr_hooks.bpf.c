@@ -437,16 +437,27 @@ int getpeername_unix(struct bpf_sock_addr *ctx)
 /*
  * The upstream way to rewrite a unix path (selftests' connect_unix_prog.c):
  * connecting to "ka.sock" connects to "kfunc_target.sock".  Both kfuncs
- * are resolved by libbpf against the kernel's BTF.
+ * are resolved by libbpf against the kernel's BTF.  libbpf requires the
+ * same BTF kind on both sides of a pointer argument, so the struct must
+ * be defined here (a bare declaration is a FWD, the kernel's a STRUCT;
+ * members are not compared).  Its first member as in 6.12's
+ * include/linux/filter.h; the program never reads it.
  */
-struct bpf_sock_addr_kern;
+struct bpf_sock_addr_kern {
+	struct sock *sk;
+};
 
 extern void *bpf_cast_to_kern_ctx(void *obj) __ksym;
 extern int bpf_sock_addr_set_sun_path(struct bpf_sock_addr_kern *sa_kern,
 				      const __u8 *sun_path,
 				      __u32 sun_path__sz) __ksym;
 
-#define KFUNC_TARGET	"kfunc_target.sock"
+/*
+ * A writable global, as in upstream's connect_unix_prog.c: 6.12's
+ * verifier treats a kfunc's memory argument as writable and refuses a
+ * string from .rodata ("write into map forbidden").
+ */
+__u8 kfunc_target[] = "kfunc_target.sock";
 
 SEC("cgroup/connect_unix")
 int connect_unix_kfunc(struct bpf_sock_addr *ctx)
@@ -456,8 +467,8 @@ int connect_unix_kfunc(struct bpf_sock_addr *ctx)
 
 	if (p != (__u16)('k' | 'a' << 8))
 		return 1;
-	if (bpf_sock_addr_set_sun_path(sa_kern, (const __u8 *)KFUNC_TARGET,
-				       sizeof(KFUNC_TARGET) - 1))
+	if (bpf_sock_addr_set_sun_path(sa_kern, kfunc_target,
+				       sizeof(kfunc_target) - 1))
 		return 0;
 	return 1;
 }
