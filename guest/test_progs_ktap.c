@@ -58,11 +58,20 @@ static void parse(const char *line)
 		c->result = 1;
 	else
 		return;
+	/* "sock_addr/bind4: bind (stream)" -> "bind4.bind (stream)": the
+	 * part before the first '.' is the kind ktapdiff tabulates by. */
+	if ((s = memchr(p, '/', colon - p)))
+		p = s + 1;
 	len = colon - p;
 	if (len >= sizeof(c->name))
 		len = sizeof(c->name) - 1;
 	memcpy(c->name, p, len);
 	c->name[len] = '\0';
+	s = strstr(c->name, ": ");
+	if (s) {
+		*s = '.';
+		memmove(s + 1, s + 2, strlen(s + 2) + 1);
+	}
 	/* '#' would start a KTAP directive. */
 	for (s = c->name; (s = strchr(s, '#')); )
 		*s = '_';

@@ -81,11 +81,11 @@ stage_end
 
 for v in baseline patched; do
 	k=$logs/btf-$v.ktap
-	if grep -aEq '^ *ok [0-9]+ unix_kfunc$' "$k" && grep -aq 'unix_kfunc.connect_rewrite: ret=0' "$k"; then
+	if grep -aEq '^ *ok [0-9]+ global\.unix_kfunc[[:space:]]*$' "$k" && grep -aq 'unix_kfunc.connect_rewrite: ret=0' "$k"; then
 		note "$v: unix_kfunc passed: $(grep -a -m1 -o 'unix_kfunc.connect_rewrite_getpeername: .*' "$k")"
 	else
 		fail=1
-		note "$v: unix_kfunc did not pass: $(grep -aE '^ *(not )?ok [0-9]+ unix_kfunc' "$k" || echo 'no result line')"
+		note "$v: unix_kfunc did not pass: $(grep -aE '^ *(not )?ok [0-9]+ global.unix_kfunc' "$k" || echo 'no result line')"
 	fi
 	note "$v: test_progs: $(grep -a -m1 -o 'Summary: .*' "$k" || echo 'no summary')"
 	grep -aEq '^ *ok [0-9]+ test_progs_sock_addr' "$k" || { fail=1; note "$v: test_progs_sock_addr did not pass"; }
