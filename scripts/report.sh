@@ -88,6 +88,8 @@ for v in baseline patched; do
 			echo "$f $u"
 		done >"$R/$v.touched-ubsan"
 done
+# The same sites as UBSAN_TRAP's ud1 traps (touched objects recompiled).
+"$ROOT"/scripts/ud1-count.sh "$R/ud1"
 stage_end
 
 stage "-Wgnu-variable-sized-type-not-at-end (touched objects)"
@@ -156,7 +158,7 @@ fi
 echo
 echo "## 2. Bounds-check sites (patch 14, upstream 8/8)"
 echo
-echo "Sites are calls to \`__ubsan_handle_out_of_bounds\` (the harness builds without UBSAN_TRAP, so each site is a call rather than a \`ud1\`; one per site either way) and FORTIFY field-spanning checks (references to the WARN format \"field-spanning write\")."
+echo "Sites are calls to \`__ubsan_handle_out_of_bounds\` (the harness builds without UBSAN_TRAP, so each site is a call rather than a \`ud1\`; \`ud1\` traps are counted below for the touched objects) and FORTIFY field-spanning checks (references to the WARN format \"field-spanning write\")."
 echo
 echo "| clang-19 vmlinux | baseline | patched | delta |"
 echo "|---|---|---|---|"
@@ -184,6 +186,11 @@ echo
 echo "Touched objects ($(wc -l <"$R/patched.touched-ubsan") of the harness build): UBSAN sites $(awk '{s += $2} END {print s + 0}' "$R/baseline.touched-ubsan") -> $(awk '{s += $2} END {print s + 0}' "$R/patched.touched-ubsan"); objects whose count changed:"
 echo
 join <(sort "$R/baseline.touched-ubsan") <(sort "$R/patched.touched-ubsan") |
+	awk '$2 != $3 { printf "- `%s`: %d -> %d\n", $1, $2, $3; c++ } END { if (!c) print "- none" }'
+echo
+echo "With CONFIG_UBSAN_TRAP (\`scripts/ud1-count.sh\`: the touched objects recompiled with their exact kbuild command plus \`-fsanitize-trap=undefined\`, counting \`ud1 0x12(%eax),%eax\`, clang's out-of-bounds trap): $(sed 's/^ud1: //' "$R/ud1/summary"). clang-19 may merge identical traps of one function into one \`ud1\` (per-site traps, \`-fno-sanitize-merge\`, arrive with clang 20), so this count is at most the number of sites; the calls above are one per site. Functions whose trap count changed:"
+echo
+join -a1 -a2 -e 0 -o 0,1.2,2.2 "$R/ud1/baseline.ud1" "$R/ud1/patched.ud1" |
 	awk '$2 != $3 { printf "- `%s`: %d -> %d\n", $1, $2, $3; c++ } END { if (!c) print "- none" }'
 echo
 echo "That the bound is real is shown at run time by \`make bounds-demo\` (part of make check): a write at sa_data[14] and a 20-byte memcpy into sa_data are reported by UBSAN and FORTIFY on the patched kernel and not on the baseline. gcc-12 has no \`-fstrict-flex-arrays=3\` (GCC 13+), so with gcc-12 a trailing \`sa_data[14]\` still counts as a flexible array for \`__builtin_object_size\` and array bounds: the gcc builds get no new checks."
