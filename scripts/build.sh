@@ -3,6 +3,8 @@
 # reproducible KBUILD_BUILD_* so two builds of the same source compare.
 #
 # Usage: scripts/build.sh SRC OBJ TOOLCHAIN   (TOOLCHAIN: gcc | clang)
+# BUILD_TARGETS: kbuild targets (default bzImage; make check-btf adds
+# modules, for the Module.symvers an external module needs).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -13,7 +15,8 @@ stage "kernel $tc $(basename "$src" | sed s/^src-//)"
 # Skip make entirely when source commit, worktree state, config and
 # toolchain are those of the last good build: a no-op kbuild walk alone
 # takes tens of seconds on 2 cores.
-key="$tc $(git -C "$src" rev-parse HEAD) $(git -C "$src" status --porcelain | sha256sum | cut -c1-16) $(cat "$obj/.frag-sum")"
+targets=${BUILD_TARGETS:-bzImage}
+key="$tc $(git -C "$src" rev-parse HEAD) $(git -C "$src" status --porcelain | sha256sum | cut -c1-16) $(cat "$obj/.frag-sum")${BUILD_TARGETS:+ $targets}"
 if [ -f "$obj/arch/x86/boot/bzImage" ] && [ "$(cat "$obj/.built-key" 2>/dev/null)" = "$key" ]; then
 	note "bzImage up to date"
 	stage_end
@@ -24,8 +27,8 @@ rm -f "$obj/.built-key"
 if [ -f "$obj/vmlinux" ]; then need_space "$obj" 300 "an incremental kernel build"
 else need_space "$obj" 1500 "a kernel build"; fi
 
-export KBUILD_BUILD_TIMESTAMP="1980-01-01" KBUILD_BUILD_USER=user \
-	KBUILD_BUILD_HOST=host KBUILD_BUILD_VERSION=1
+kbuild_repro_env
+export KBUILD_BUILD_VERSION=1
 # ccache's usual per-user cache: it outlives a fresh clone of the project.
 export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ccache} CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 # Same cache entries for both worktrees: hash relative to the source dir.
@@ -38,7 +41,7 @@ gcc) mk+=(CC="ccache gcc-12" HOSTCC=gcc-12) ;;
 esac
 
 log=$obj/build.log
-if ! with_heartbeat "$log" "${mk[@]}" bzImage; then
+if ! with_heartbeat "$log" "${mk[@]}" $targets; then
 	grep -E 'error:|Error [0-9]' "$log" | head -20 | unroot >&2
 	disk_full_hint "$obj" "$log"
 	die "kernel build failed ($tc, $(rel "$src")), full log: $(rel "$log")"

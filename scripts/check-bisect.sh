@@ -29,7 +29,7 @@ mapfile -t patches < <(grep -v '^[[:space:]]*\(#\|$\)' "$series")
 
 export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 \
 	CCACHE_SLOPPINESS=time_macros,include_file_mtime
-export KBUILD_BUILD_TIMESTAMP="1980-01-01" KBUILD_BUILD_USER=user KBUILD_BUILD_HOST=host
+kbuild_repro_env
 
 git_wt() { git -C "$wt" -c user.name=check-bisect -c user.email=check-bisect@localhost "$@"; }
 

@@ -15,7 +15,7 @@ series=$ROOT/patches/series
 only_s390='^(net/iucv/|drivers/s390/|arch/s390/)'
 
 EXTRA_PKGS=gcc-s390x-linux-gnu "$ROOT"/scripts/deps.sh >/dev/null
-export KBUILD_BUILD_TIMESTAMP="1980-01-01" KBUILD_BUILD_USER=user KBUILD_BUILD_HOST=host
+kbuild_repro_env
 g() { git -C "$wt" -c user.name=check-cross -c user.email=check-cross@localhost "$@"; }
 mk() {	# mk TC ARGS...
 	local tc=$1; shift

@@ -15,7 +15,7 @@ compilers=${COMPILERS:-gcc clang}
 for tc in $compilers; do
 	[ -f "$wt/out-allmod-$tc/.config" ] || die "no allmodconfig object dir for $tc: run make check-bisect first"
 done
-export KBUILD_BUILD_TIMESTAMP="1980-01-01" KBUILD_BUILD_USER=user KBUILD_BUILD_HOST=host
+kbuild_repro_env
 g() { git -C "$wt" -c user.name=check-testmod -c user.email=check-testmod@localhost "$@"; }
 logs=$wt/check-testmod-logs
 mkdir -p "$logs"

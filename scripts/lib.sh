@@ -128,6 +128,12 @@ touched_objects() {
 	git -C "$BUILD/src-patched" diff --name-only baseline HEAD -- '*.c' | sed 's/\.c$/.o/'
 }
 
+# kbuild_repro_env: the KBUILD_BUILD_* values every build of this
+# project uses, so two builds of the same source compare byte for byte.
+kbuild_repro_env() {
+	export KBUILD_BUILD_TIMESTAMP="1980-01-01" KBUILD_BUILD_USER=user KBUILD_BUILD_HOST=host
+}
+
 # kbuild_cmd OBJDIR OBJ: the command kbuild compiled OBJ with (from its
 # .cmd file), without ccache and the dependency-file option; run it in
 # OBJDIR.  Exported: the report scripts call it from xargs.

@@ -67,6 +67,12 @@ sites_table() {
 	nb=$(awk '{s += $2} END {print s + 0}' "$2") np=$(awk '{s += $2} END {print s + 0}' "$3")
 	echo "| $1 | $nb | $np | $((np - nb)) |"
 }
+# type_table BY_TYPE_TSV: wgnu-count.sh's per-type counts as markdown.
+type_table() {
+	echo "| variable-sized type | baseline | patched |"
+	echo "|---|---|---|"
+	awk -F'\t' '{printf "| `%s` | %s | %s |\n", $1, $2, $3}' "$1"
+}
 changed_functions() {
 	join -a1 -a2 -e 0 -o 0,1.2,2.2 "$1" "$2" |
 		awk '$2 != $3 { printf "- `%s`: %d -> %d\n", $1, $2, $3; c++ } END { if (!c) print "- none" }'
@@ -190,8 +196,7 @@ join <(sort "$R/baseline.touched-ubsan") <(sort "$R/patched.touched-ubsan") |
 echo
 echo "With CONFIG_UBSAN_TRAP (\`scripts/ud1-count.sh\`: the touched objects recompiled with their exact kbuild command plus \`-fsanitize-trap=undefined\`, counting \`ud1 0x12(%eax),%eax\`, clang's out-of-bounds trap): $(sed 's/^ud1: //' "$R/ud1/summary"). clang-19 may merge identical traps of one function into one \`ud1\` (per-site traps, \`-fno-sanitize-merge\`, arrive with clang 20), so this count is at most the number of sites; the calls above are one per site. Functions whose trap count changed:"
 echo
-join -a1 -a2 -e 0 -o 0,1.2,2.2 "$R/ud1/baseline.ud1" "$R/ud1/patched.ud1" |
-	awk '$2 != $3 { printf "- `%s`: %d -> %d\n", $1, $2, $3; c++ } END { if (!c) print "- none" }'
+changed_functions "$R/ud1/baseline.ud1" "$R/ud1/patched.ud1"
 echo
 echo "That the bound is real is shown at run time by \`make bounds-demo\` (part of make check): a write at sa_data[14] and a 20-byte memcpy into sa_data are reported by UBSAN and FORTIFY on the patched kernel and not on the baseline. gcc-12 has no \`-fstrict-flex-arrays=3\` (GCC 13+), so with gcc-12 a trailing \`sa_data[14]\` still counts as a flexible array for \`__builtin_object_size\` and array bounds: the gcc builds get no new checks."
 echo
@@ -206,17 +211,13 @@ echo '```'
 echo
 echo "Touched objects:"
 echo
-echo "| variable-sized type | baseline | patched |"
-echo "|---|---|---|"
-awk -F'\t' '{printf "| `%s` | %s | %s |\n", $1, $2, $3}' "$R/wgnu/by-type.tsv"
+type_table "$R/wgnu/by-type.tsv"
 echo
 case "$wgnu_all" in
 wgnu:*)
 	echo "The whole harness build:"
 	echo
-	echo "| variable-sized type | baseline | patched |"
-	echo "|---|---|---|"
-	awk -F'\t' '{printf "| `%s` | %s | %s |\n", $1, $2, $3}' "$R/wgnu-all/by-type.tsv"
+	type_table "$R/wgnu-all/by-type.tsv"
 	echo ;;
 esac
 echo "The whole harness build: \`WGNU_ALL=1 make report\` (about 1.7 s of CPU per object and tree). GCC 14's \`-Wflex-array-member-not-at-end\` cannot be measured: Debian 12 ships gcc-12 only."

@@ -26,17 +26,17 @@ grep -q '^CONFIG_MODULES=y' "$kobj/.config" || die "$(rel "$kobj") has no module
 # btf_data, whose BTF resolve_btfids applies to the linked runner.
 progs="$(sed -n 's/^#include "\(.*\)\.skel\.h"$/\1/p' "$bpf/prog_tests/sock_addr.c") btf_data"
 [ -n "$progs" ] || die "no skeletons named in prog_tests/sock_addr.c"
-mkdir -p "$out/tests" "$out/progs" "$out/out"
-rm -f "$out/tests"/* "$out/progs"/*
-ln -s "$bpf/prog_tests/sock_addr.c" "$out/tests/"
+# The tests directory is named prog_tests: test_progs.c includes
+# <prog_tests/tests.h>, which the Makefile generates in it, and -I$out
+# (SAN_CFLAGS) makes the include find that one.
+mkdir -p "$out/prog_tests" "$out/progs" "$out/out"
+rm -f "$out/prog_tests"/* "$out/progs"/*
+ln -s "$bpf/prog_tests/sock_addr.c" "$out/prog_tests/"
 for p in $progs; do ln -s "$bpf/progs/$p.c" "$out/progs/"; done
 ln -s "$bpf"/progs/*.h "$out/progs/"
 # Programs include "../bpf_testmod/bpf_testmod_kfunc.h".
 ln -sfn "$bpf/bpf_testmod" "$out/bpf_testmod"
-# test_progs.c includes <prog_tests/tests.h>: this runner's list.
-echo 'DEFINE_TEST(sock_addr)' >"$out/tests.h"
-
-relt=$(realpath --relative-to="$bpf" "$out/tests")
+relt=$(realpath --relative-to="$bpf" "$out/prog_tests")
 relp=$(realpath --relative-to="$bpf" "$out/progs")
 args=(OUTPUT="$out/out" VMLINUX_BTF="$kobj/vmlinux" KDIR="$kobj"
 	TRUNNER_TESTS_DIR="$relt" TRUNNER_BPF_PROGS_DIR="$relp"
@@ -48,10 +48,7 @@ args=(OUTPUT="$out/out" VMLINUX_BTF="$kobj/vmlinux" KDIR="$kobj"
 	CC=gcc-12 HOSTCC=gcc-12
 	# No LLVM disassembler in the runner (a 100 MB static libLLVM link).
 	feature-llvm=0 LLVM_CONFIG=false
-	# tests.h of this runner first (before the tree's prog_tests/).
-	SAN_CFLAGS="-I$out/inc")
-mkdir -p "$out/inc/prog_tests"
-cp "$out/tests.h" "$out/inc/prog_tests/tests.h"
+	SAN_CFLAGS="-I$out")
 note "test_progs (sock_addr only) for $(rel "$kobj")"
 if ! with_heartbeat "$out/build.log" make -C "$bpf" -j"${JOBS:-$(nproc)}" "${args[@]}" "$out/out/test_progs"; then
 	grep -E 'error|Error [0-9]' "$out/build.log" | head -20 | unroot >&2
