@@ -6,47 +6,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 tc=${TOOLCHAIN:-clang}
-t_all=$(date +%s)
-mkdir -p "$BUILD/logs"
-export RESULTS=$BUILD/check.results STAGE_LOG=$BUILD/check-stages.tsv
-: >"$RESULTS"; : >"$STAGE_LOG"
-
-finish() {
-	echo
-	echo "==== stage durations ===="
-	awk -F'\t' '{printf "  %-40s %6ss\n", $1, $2}' "$STAGE_LOG"
-	echo "  total                                    $(( $(date +%s) - t_all ))s"
-	grep -P '^fail\t' "$RESULTS" | cut -f2,3 | sort | uniq -c | sed 's/^/  failed: /' | head -40
-	local p f s
-	p=$(grep -c -P '^pass\t' "$RESULTS"); f=$(grep -c -P '^fail\t' "$RESULTS"); s=$(grep -c -P '^skip\t' "$RESULTS")
-	echo "$p passed, $f failed, $s skipped"
-	[ "$f" = 0 ]
-	exit $?
-}
-# ktap_counts LOG NAME: validate one KTAP log and add its case counts.
-ktap_counts() {
-	local out line p f s rc=0
-	out=$("$BUILD"/host/ktapdiff --check "$1" 2>&1) || rc=$?
-	echo "$out" | sed 's/^/  /'
-	# The nested results are the cases; a suite that failed at the top
-	# level without a failing case (crash, timeout) adds one failure.
-	line=$(echo "$out" | awk '/^top level:/ {tp=$3; tf=$5; ts=$7; top=1}
-		/^nested:/ {np=$2; nf=$4; ns=$6}
-		END { if (!top) exit; if (np + nf + ns == 0) print tp, tf, ts;
-		      else print np, (tf > nf ? tf : nf), ns }' | tr -d ',')
-	if [ -n "$line" ] && [ "$rc" != 2 ]; then
-		read -r p f s <<<"$line"
-		result_counts "$p" "$f" "$s" "$2"
-	else
-		result fail "$2" "no complete KTAP in $(rel "$1")"
-	fi
-}
-
-# A stage that cannot produce what later stages need ends the run.
-fatal() {
-	result fail "$1" "$2"
-	finish
-}
+results_init check
 
 scripts/deps.sh || fatal deps "package installation failed"
 scripts/tree.sh || fatal tree "tree or series failed"

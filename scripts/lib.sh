@@ -142,3 +142,54 @@ kbuild_cmd() {
 		sed -E 's/^ccache //; s/-Wp,-MMD,[^ ]+ //'
 }
 export -f kbuild_cmd
+
+# --- Results of a pipeline (make run, make check) ---------------------
+# results_init NAME: start $BUILD/NAME.results and NAME-stages.tsv.
+results_init() {
+	export T_ALL; T_ALL=$(date +%s)
+	mkdir -p "$BUILD/logs"
+	export RESULTS=$BUILD/$1.results STAGE_LOG=$BUILD/$1-stages.tsv
+	: >"$RESULTS"; : >"$STAGE_LOG"
+}
+
+# finish: stage durations, the failures, the closing count line; exits
+# 0 only when nothing failed.
+finish() {
+	echo
+	echo "==== stage durations ===="
+	awk -F'\t' '{printf "  %-40s %6ss\n", $1, $2}' "$STAGE_LOG"
+	echo "  total                                    $(( $(date +%s) - T_ALL ))s"
+	grep -P '^fail\t' "$RESULTS" | cut -f2,3 | sort | uniq -c | sed 's/^/  failed: /' | head -40
+	local p f s
+	p=$(grep -c -P '^pass\t' "$RESULTS"); f=$(grep -c -P '^fail\t' "$RESULTS"); s=$(grep -c -P '^skip\t' "$RESULTS")
+	echo "$p passed, $f failed, $s skipped"
+	[ "$f" = 0 ]
+	exit $?
+}
+
+# fatal STAGE WHY: a stage that cannot produce what later stages need
+# ends the run, still with the closing count line.
+fatal() {
+	result fail "$1" "$2"
+	finish
+}
+
+# ktap_counts LOG NAME: validate one KTAP log with ktapdiff --check and
+# add its case counts to $RESULTS.
+ktap_counts() {
+	local out line p f s rc=0
+	out=$("$BUILD"/host/ktapdiff --check "$1" 2>&1) || rc=$?
+	echo "$out" | sed 's/^/  /'
+	# The nested results are the cases; a suite that failed at the top
+	# level without a failing case (crash, timeout) adds one failure.
+	line=$(echo "$out" | awk '/^top level:/ {tp=$3; tf=$5; ts=$7; top=1}
+		/^nested:/ {np=$2; nf=$4; ns=$6}
+		END { if (!top) exit; if (np + nf + ns == 0) print tp, tf, ts;
+		      else print np, (tf > nf ? tf : nf), ns }' | tr -d ',')
+	if [ -n "$line" ] && [ "$rc" != 2 ]; then
+		read -r p f s <<<"$line"
+		result_counts "$p" "$f" "$s" "$2"
+	else
+		result fail "$2" "no complete KTAP in $(rel "$1")"
+	fi
+}

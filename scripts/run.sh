@@ -1,23 +1,31 @@
 #!/bin/bash
-# The main job: patched kernel built, booted in QEMU, guest suites run,
-# summary printed.  Usage: scripts/run.sh  (TOOLCHAIN=clang|gcc)
-set -euo pipefail
+# make run, the main job: the patched kernel built, booted in QEMU, the
+# guest suites run.  Ends like make check, with "N passed, N failed,
+# N skipped", and exits 0 only when everything it ran passed; a failed
+# stage is named with its log.  Usage: scripts/run.sh (TOOLCHAIN=clang|gcc)
+set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 tc=${TOOLCHAIN:-clang}
-t_all=$(date +%s)
-export STAGE_LOG=$BUILD/run-stages.tsv
-mkdir -p "$BUILD"; : >"$STAGE_LOG"
+results_init run
 
-"$ROOT"/scripts/deps.sh
-"$ROOT"/scripts/tree.sh
-"$ROOT"/scripts/build.sh "$BUILD/src-patched" "$(objdir patched "$tc")" "$tc"
-"$ROOT"/scripts/guest.sh
+"$ROOT"/scripts/deps.sh || fatal deps "package installation failed (see $(rel "$BUILD")/apt.log)"
+"$ROOT"/scripts/tree.sh || fatal tree "tree or series failed (see the messages above)"
+kdir=$(objdir patched "$tc")
+if "$ROOT"/scripts/build.sh "$BUILD/src-patched" "$kdir" "$tc"; then
+	result pass "build-$tc-patched"
+else
+	fatal "build-$tc-patched" "see $(rel "$kdir")/build.log"
+fi
+"$ROOT"/scripts/guest.sh || fatal guest "guest programs did not build (see the messages above)"
 
 stage "boot patched ($tc)"
 log=$BUILD/logs/run-$tc-patched.log
-kernel=$(objdir patched "$tc")/arch/x86/boot/bzImage
-rc=0
-"$ROOT"/scripts/boot.sh "$kernel" "$BUILD/guest/initramfs.cpio" "$log" || rc=1
+kernel=$kdir/arch/x86/boot/bzImage
+if "$ROOT"/scripts/boot.sh "$kernel" "$BUILD/guest/initramfs.cpio" "$log"; then
+	result pass boot-patched
+else
+	result fail boot-patched "console log: $(rel "$log")"
+fi
 stage_end
 
 echo
@@ -29,11 +37,4 @@ gcc) echo "toolchain:   $(gcc-12 --version | head -1)" ;;
 esac
 echo "accelerator: $("$ROOT"/scripts/accel.sh "$kernel")"
 echo "console:     $(rel "$log")"
-echo "-- guest suites (ttyS1):"
-grep -a -E '^(ok|not ok) ' "${log%.log}.ktap" | tr -d '\r' | sed 's/^/   /' || true
-"$BUILD"/host/ktapdiff --check "${log%.log}.ktap" || rc=1
-echo "-- KUnit (console):"
-grep -a -E '^    (ok|not ok) ' "$log" | sed 's/^ */   /' || true
-"$BUILD"/host/ktapdiff --check "$log" || rc=1
-echo "total time:  $(( $(date +%s) - t_all ))s"
-exit $rc
+exec "$ROOT"/scripts/run-summary.sh "$log"

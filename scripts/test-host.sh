@@ -150,3 +150,28 @@ if [ "$order" = "zeta alpha " ]; then
 else
 	result fail init-suite-order "ran: $order"
 fi
+
+# Every pipeline builds the products it calls: make run's summary step,
+# given a recorded guest run and no build/host, rebuilds ktapdiff and
+# counts instead of failing with "No such file" (it once did).
+rs=$tmp/run-summary
+mkdir -p "$rs/logs"
+cp "$ROOT"/tests/data/complete.log "$rs/logs/run.ktap"
+cp "$ROOT"/tests/data/complete.log "$rs/logs/run.log"
+out=$(BUILD=$rs RESULTS='' STAGE_LOG='' "$ROOT"/scripts/run-summary.sh "$rs/logs/run.log" 2>&1); rc=$?
+last=$(echo "$out" | tail -1)
+if [ "$rc" = 0 ] && [ -x "$rs/host/ktapdiff" ] && [ "$last" = "6 passed, 0 failed, 2 skipped" ]; then
+	result pass run-summary-builds-host-tools
+else
+	result fail run-summary-builds-host-tools "rc=$rc, last line: $last"
+fi
+# ... and a failed KUnit case still fails the run, with its count.
+cp "$ROOT"/tests/data/kunit4.log "$rs/logs/run.log"
+rm -rf "$rs/host"
+out=$(BUILD=$rs RESULTS='' STAGE_LOG='' "$ROOT"/scripts/run-summary.sh "$rs/logs/run.log" 2>&1); rc=$?
+last=$(echo "$out" | tail -1)
+if [ "$rc" = 1 ] && [ "$last" = "5 passed, 2 failed, 1 skipped" ]; then
+	result pass run-summary-counts-failures
+else
+	result fail run-summary-counts-failures "rc=$rc, last line: $last"
+fi
