@@ -10,7 +10,7 @@ export TOOLCHAIN BUILD
 # Peer suites first: some set sysctls and want a fresh kernel (guest/peers.mk).
 SUITES ?= $(PEER_SUITES) netdevs sockaddr_basic sockaddr_matrix bpf_sock_addr
 
-.PHONY: all run check check-full deps tree guest-bins host-bins print-suites report bounds-demo bench fuzz \
+.PHONY: all run check check-full deps tree guest-bins host-bins print-suites report export bounds-demo bench fuzz \
 	test-host clean help
 
 all: help
@@ -22,6 +22,7 @@ help:
 	@echo "make bench        guest microbenchmark, baseline vs patched booted alternately (ROUNDS= BENCH_MS= ICOUNT=)"
 	@echo "make fuzz         N= calls SEED= on the patched kernel: random sockaddr/set-address calls"
 	@echo "make bounds-demo  out-of-bounds sa_data access: reported on patched, not on baseline"
+	@echo "make export FORMAT=stable|debian [SIGNOFF=\"Name <mail>\"]  the series for a stable or Debian maintainer, in build/export/"
 	@echo "TOOLCHAIN=clang|gcc selects clang-19 (default, hardened) or gcc-12"
 
 run:
@@ -53,6 +54,10 @@ test-host: host-bins
 
 report:
 	@scripts/report.sh
+
+# make export FORMAT=stable|debian [SIGNOFF="Name <mail>"]: build/export/FORMAT
+export:
+	@scripts/export.sh "$(FORMAT)"
 
 bench:
 	@scripts/bench.sh

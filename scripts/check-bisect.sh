@@ -6,6 +6,8 @@
 #
 # Usage: scripts/check-bisect.sh
 #   PATCHES=N        only the first N patches of the series
+#   ONLY="5 10"      apply every patch, but compile only after these (by
+#                    series number): a re-check of the patches that changed
 #   COMPILERS="gcc clang"  CONFIGS="allmod harness"  JOBS=2
 #   SERIES=file      series file (default patches/series); patch names are
 #                    relative to its directory
@@ -31,7 +33,7 @@ export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_BASEDIR=$BUILD CCACHE_NOHA
 	CCACHE_SLOPPINESS=time_macros,include_file_mtime
 kbuild_repro_env
 
-git_wt() { git -C "$wt" -c user.name=check-bisect -c user.email=check-bisect@localhost "$@"; }
+git_wt() { git -C "$wt" -c user.name="$(project_name)" -c user.email="$(project_email)" "$@"; }
 
 # mk TC OBJDIR ARGS...: niced kbuild in the worktree (relative paths).
 mk() {
@@ -142,7 +144,13 @@ git_wt reset -q --hard baseline
 stage "bisect: ${#patches[@]} patches x {$compilers} x {$configs} in $(rel "$wt")"
 declare -A objs
 all=()
+# wanted I: is patch index I (0-based) to be compiled?  (ONLY)
+wanted() {
+	[ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $(($1 + 1)) "* ]]
+}
 for i in "${!patches[@]}"; do
+	objs[$i]=
+	wanted "$i" || continue
 	objs[$i]=$(objects "$pdir/${patches[$i]}" | sort -u | tr '\n' ' ')
 	read -ra o <<<"${objs[$i]}"
 	all+=("${o[@]}")
@@ -167,6 +175,7 @@ for i in "${!patches[@]}"; do
 		bad=1
 		break
 	fi
+	wanted "$i" || continue
 	read -ra o <<<"${objs[$i]}"
 	# A patch that adds a Kconfig symbol (patch 15's test) gets configs
 	# made again, so that its new object is built.

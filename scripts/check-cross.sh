@@ -16,7 +16,7 @@ only_s390='^(net/iucv/|drivers/s390/|arch/s390/)'
 
 EXTRA_PKGS=gcc-s390x-linux-gnu "$ROOT"/scripts/deps.sh >/dev/null
 kbuild_repro_env
-g() { git -C "$wt" -c user.name=check-cross -c user.email=check-cross@localhost "$@"; }
+g() { git -C "$wt" -c user.name="$(project_name)" -c user.email="$(project_email)" "$@"; }
 mk() {	# mk TC ARGS...
 	local tc=$1; shift
 	local cc=(CROSS_COMPILE=s390x-linux-gnu- HOSTCC=gcc-12)

@@ -16,6 +16,7 @@ make -s host-bins || fatal host-build "host tools did not build"
 scripts/test-host.sh
 scripts/test-disk-full.sh
 stage_end
+scripts/test-export.sh
 
 for v in baseline patched; do
 	scripts/build.sh "$BUILD/src-$v" "$(objdir "$v" "$tc")" "$tc" && result pass "build-$tc-$v" ||

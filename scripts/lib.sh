@@ -123,6 +123,19 @@ unroot() {
 	sed "s|$ROOT/||g"
 }
 
+# The project's one identity (config/identity), "NAME <EMAIL>", and its
+# two halves: the author of the project's own patches and of the commits
+# it makes in the build trees.
+project_identity() { grep -v '^#' "$ROOT/config/identity" | head -1; }
+project_name() { project_identity | sed 's/ <.*//'; }
+project_email() { project_identity | sed 's/.*<\(.*\)>.*/\1/'; }
+
+# series_patches [SERIES]: the patch file names a series file lists, in
+# order (comments and blank lines skipped); default patches/series.
+series_patches() {
+	grep -v -E '^[[:space:]]*(#|$)' "${1:-$ROOT/patches/series}"
+}
+
 # touched_objects: the .o of every .c file the series changes.
 touched_objects() {
 	git -C "$BUILD/src-patched" diff --name-only baseline HEAD -- '*.c' | sed 's/\.c$/.o/'

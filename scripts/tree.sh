@@ -24,8 +24,8 @@ if [ ! -f "$REPO/.unpacked" ]; then
 	tar -xJf "$TARBALL" -C "$REPO" --strip-components=1 2>"$BUILD/tar.log" ||
 		{ disk_full_hint "$REPO" "$BUILD/tar.log"; head -3 "$BUILD/tar.log" >&2; die "unpacking failed"; }
 	git -C "$REPO" init -q -b pristine
-	git -C "$REPO" config user.name "sockaddr-port harness"
-	git -C "$REPO" config user.email "harness@localhost"
+	git -C "$REPO" config user.name "$(project_name)"
+	git -C "$REPO" config user.email "$(project_email)"
 	git -C "$REPO" config gc.auto 0
 	note "committing pristine baseline"
 	git -C "$REPO" add -A -f
