@@ -16,12 +16,15 @@
  * On any machine:
  *   fuzz --dry-run N SEED   print the calls and the digest, run nothing
  *   fuzz N SEED             as in the guest (refused off the guest)
+ *   fuzz --is-report        read console lines on stdin; print those
+ *                           the watcher would stop on, exit 0 if any
  *
  * The calls depend only on the seed (fuzz_gen.c), so the digest (FNV-1a
  * over the call descriptions) of a guest run equals the host dry run's,
  * and a seed replays a run exactly.  After every call new /dev/kmsg
- * records are scanned; the first kernel report (WARNING, BUG, KASAN,
- * UBSAN, Oops, FORTIFY) stops the run, printing the seed and the last
+ * records are scanned; the first kernel report (a line of
+ * config/kernel-reports: WARNING, BUG, KASAN, UBSAN, Oops, FORTIFY, ...)
+ * stops the run, printing the seed and the last
  * 32 calls.  Output is KTAP with one test, as a kselftest program.
  */
 #define _GNU_SOURCE
@@ -278,10 +281,19 @@ static int exec_call(const struct fz_call *c)
 
 /* --- the kernel report watcher */
 
+/* config/kernel-reports, the list every judge of the harness uses. */
 static const char *const report_pat[] = {
-	"BUG:", "WARNING:", "UBSAN:", "KASAN:", "Oops", "field-spanning",
-	"detected buffer overflow", "general protection",
+#include "kernel_reports.h"
 };
+
+/* Does one console line carry a kernel report? */
+static int is_report(const char *line)
+{
+	for (size_t i = 0; i < sizeof(report_pat) / sizeof(report_pat[0]); i++)
+		if (strstr(line, report_pat[i]))
+			return 1;
+	return 0;
+}
 
 static void kmsg_open(void)
 {
@@ -313,14 +325,11 @@ static int kmsg_report(char *out, int outsz)
 		msg = strchr(rec, ';');
 		msg = msg ? msg + 1 : rec;
 		msg[strcspn(msg, "\n")] = '\0';
-		for (size_t i = 0; !found && i < sizeof(report_pat) /
-		     sizeof(report_pat[0]); i++) {
-			if (strstr(msg, report_pat[i])) {
-				/* Reports are one line; keep what fits. */
-				strncpy(out, msg, outsz - 1);
-				out[outsz - 1] = '\0';
-				found = 1;
-			}
+		if (!found && is_report(msg)) {
+			/* Reports are one line; keep what fits. */
+			strncpy(out, msg, outsz - 1);
+			out[outsz - 1] = '\0';
+			found = 1;
 		}
 	}
 	return found;
@@ -556,6 +565,17 @@ int main(int argc, char **argv)
 	if (sh == MAP_FAILED) {
 		perror("mmap");
 		return 1;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--is-report")) {
+		char line[8192];
+		int any = 0;
+
+		while (fgets(line, sizeof(line), stdin))
+			if (is_report(line)) {
+				fputs(line, stdout);
+				any = 1;
+			}
+		return any ? 0 : 1;
 	}
 	if (argc > 1 && !strcmp(argv[1], "--dry-run")) {
 		p.dry = 1;

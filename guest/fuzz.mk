@@ -9,6 +9,11 @@ FUZZ_SRC := $(GUEST_DIR)/fuzz.c $(GUEST_DIR)/fuzz_gen.c \
 FUZZ_HDR := $(GUEST_DIR)/fuzz.h $(GUEST_DIR)/matrix.h $(GUEST_DIR)/nl.h \
 	    $(GUEST_DIR)/guestenv.h
 
-$(BUILD)/guest/fuzz: $(FUZZ_SRC) $(FUZZ_HDR)
+# The watcher's patterns: config/kernel-reports as C strings.
+$(BUILD)/guest/kernel_reports.h: $(HOSTMK_ROOT)/config/kernel-reports
 	@mkdir -p $(@D)
-	$(GUEST_CC) -static $(C_WARN) -o $@ $(filter %.c,$^)
+	sed -e '/^#/d' -e '/^$$/d' -e 's/[\\"]/\\&/g' -e 's/.*/\t"&",/' $< >$@
+
+$(BUILD)/guest/fuzz: $(FUZZ_SRC) $(FUZZ_HDR) $(BUILD)/guest/kernel_reports.h
+	@mkdir -p $(@D)
+	$(GUEST_CC) -static $(C_WARN) -I$(BUILD)/guest -o $@ $(filter %.c,$^)

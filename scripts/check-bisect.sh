@@ -135,7 +135,7 @@ build() {
 
 logs=$wt/check-bisect-logs
 [ -d "$wt/.git" ] || [ -f "$wt/.git" ] ||
-	git -C "$BUILD/linux" worktree add -f --detach "$wt" baseline >/dev/null
+	git -C "$BUILD/linux" worktree add -q -f --detach "$wt" baseline >/dev/null
 mkdir -p "$logs"
 git_wt am --abort >/dev/null 2>&1 || true
 git_wt checkout -q --detach baseline

@@ -1,10 +1,11 @@
 #!/bin/bash
-# Fail, quoting the lines, when a console log shows a KASAN, UBSAN or
-# FORTIFY report, a WARNING, BUG, Oops or panic.
+# Fail, quoting the lines, when a console log shows a kernel report: any
+# line of config/kernel-reports (KASAN, UBSAN, FORTIFY, WARNING, BUG,
+# Oops, panic, ...).
 # Usage: scripts/console-check.sh LOG
 set -uo pipefail
-pat='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|field-spanning|fortify|general protection fault|Call Trace:'
-hits=$(grep -a -n -E "$pat" "$1")
+. "$(dirname "$0")/lib.sh"
+hits=$(report_lines "$1")
 [ -z "$hits" ] && exit 0
 echo "Kernel reports in console log:" >&2
 echo "$hits" | head -20 | sed 's/^/  | /' >&2

@@ -67,8 +67,7 @@ if [[ ${made:-} =~ ^[0-9]+$ ]] && [ "$made" != "$n" ]; then
 	host_digest=$("$BUILD/guest/fuzz" --dry-run "$made" "$seed" | tail -n 1 |
 		sed -n 's/^digest=\([0-9a-f]*\) .*/\1/p')
 fi
-pat='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|field-spanning|fortify|general protection fault'
-console=$(grep -a -c -E "$pat" "$log" || true)
+console=$(report_lines "$log" | wc -l)
 fuzz_ok=0
 # grep without -q reads to the end: no SIGPIPE for tr under pipefail.
 if tr -d '\r' <"$ktap" | grep -a -E '^ +ok 1 fuzz$' >/dev/null; then fuzz_ok=1; fi

@@ -130,6 +130,39 @@ project_identity() { grep -v '^#' "$ROOT/config/identity" | head -1; }
 project_name() { project_identity | sed 's/ <.*//'; }
 project_email() { project_identity | sed 's/.*<\(.*\)>.*/\1/'; }
 
+# report_patterns: config/kernel-reports without its comments.
+report_patterns() {
+	grep -v -E '^(#|$)' "$ROOT/config/kernel-reports"
+}
+
+# report_lines LOG [EXPECTED_ERE]: the lines of LOG (numbered) that carry
+# a kernel report, less those matching EXPECTED_ERE (the bounds demo
+# expects its own UBSAN and FORTIFY reports).
+report_lines() {
+	local hits
+	hits=$(grep -a -n -F -f <(report_patterns) "$1")
+	if [ -n "${2:-}" ]; then
+		hits=$(grep -a -v -E "$2" <<<"$hits")
+	fi
+	[ -n "$hits" ] && echo "$hits"
+	return 0
+}
+
+# The bounds demo's own reports, expected on the patched kernel: UBSAN's
+# index report and FORTIFY's warning, both about the demo file.
+export DEMO_EXPECTED_REPORTS='UBSAN: array-index-out-of-bounds in .*net/core/sockaddr_bounds_demo\.c|detected field-spanning write .*net/core/sockaddr_bounds_demo\.c|WARNING: .* at .*net/core/sockaddr_bounds_demo\.c'
+
+# demo_unexpected_reports LOG: the report lines of LOG that are not the
+# bounds demo's own.  A "Call Trace:" is taken as the trace of a demo
+# report while there are no more of them than demo report lines.
+demo_unexpected_reports() {
+	local own traces
+	report_lines "$1" "$DEMO_EXPECTED_REPORTS|Call Trace:"
+	own=$(grep -a -c -E "$DEMO_EXPECTED_REPORTS" "$1")
+	traces=$(grep -a -c -F 'Call Trace:' "$1")
+	[ "$traces" -le "$own" ] || echo "$traces Call Trace: lines for $own demo report lines"
+}
+
 # series_patches [SERIES]: the patch file names a series file lists, in
 # order (comments and blank lines skipped); default patches/series.
 series_patches() {

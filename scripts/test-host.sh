@@ -175,3 +175,25 @@ if [ "$rc" = 1 ] && [ "$last" = "5 passed, 2 failed, 1 skipped" ]; then
 else
 	result fail run-summary-counts-failures "rc=$rc, last line: $last"
 fi
+
+# One list of kernel reports (config/kernel-reports): every judge
+# rejects a console line carrying any one of them: the boot judge (and
+# the fuzz summary, through the same report_lines), the fuzzer's watcher
+# in the guest (built from the generated header) and the bounds demo.
+make -s -C "$ROOT" "$BUILD/guest/fuzz" >/dev/null
+missed=() n=0
+while read -r pat; do
+	n=$((n + 1))
+	printf '[    1.000000] %s in net/ipv4/elsewhere.c\n' "$pat" >"$tmp/one.log"
+	"$ROOT"/scripts/console-check.sh "$tmp/one.log" 2>/dev/null && missed+=("boot judge: $pat")
+	"$BUILD"/guest/fuzz --is-report <"$tmp/one.log" >/dev/null || missed+=("fuzz watcher: $pat")
+	[ -n "$(demo_unexpected_reports "$tmp/one.log")" ] || missed+=("bounds demo: $pat")
+done < <(report_patterns)
+printf '[    1.000000] ok 1 sockaddr_unsized\n' >"$tmp/one.log"
+"$ROOT"/scripts/console-check.sh "$tmp/one.log" 2>/dev/null || missed+=("boot judge: a clean line")
+"$BUILD"/guest/fuzz --is-report <"$tmp/one.log" >/dev/null && missed+=("fuzz watcher: a clean line")
+if [ "${#missed[@]}" = 0 ] && [ "$n" -gt 0 ]; then
+	result pass kernel-report-list-one-for-all "$n patterns, 3 judges"
+else
+	result fail kernel-report-list-one-for-all "${missed[*]}"
+fi
