@@ -10,20 +10,34 @@ export TOOLCHAIN BUILD
 # Peer suites first: some set sysctls and want a fresh kernel (guest/peers.mk).
 SUITES ?= $(PEER_SUITES) netdevs sockaddr_basic sockaddr_matrix bpf_sock_addr
 
-.PHONY: all run check check-full deps tree guest-bins host-bins print-suites report export bounds-demo bench fuzz \
+.PHONY: all run check check-full deps tree guest-bins host-bins print-suites report cover-letter export bounds-demo bench fuzz \
 	test-host clean help
 
 all: help
 
 help:
-	@echo "make run          build the patched kernel, boot it in QEMU, run the guest suites"
-	@echo "make check        baseline vs patched on the hardened clang-19 build + harness tests"
-	@echo "make check-full   make check plus the heavier checks"
-	@echo "make bench        guest microbenchmark, baseline vs patched booted alternately (ROUNDS= BENCH_MS= ICOUNT=)"
-	@echo "make fuzz         N= calls SEED= on the patched kernel: random sockaddr/set-address calls"
-	@echo "make bounds-demo  out-of-bounds sa_data access: reported on patched, not on baseline"
-	@echo "make export FORMAT=stable|debian [SIGNOFF=\"Name <mail>\"]  the series for a stable or Debian maintainer, in build/export/"
-	@echo "TOOLCHAIN=clang|gcc selects clang-19 (default, hardened) or gcc-12"
+	@echo "Main:"
+	@echo "  make run           build the patched kernel, boot it in QEMU, run the guest suites (N passed, N failed)"
+	@echo "  make check         baseline vs patched, hardened clang-19, compared case by case + harness tests (what CI runs)"
+	@echo "  make check-full    make check + completeness, check-bisect, check-testmod, check-cross, check-btf, checkpatch"
+	@echo "Heavier checks (make check-full runs them):"
+	@echo "  make completeness  Coccinelle + grep: unconverted callbacks and callers left in the patched tree"
+	@echo "  make check-bisect  every patch compiled on its own, gcc-12 and clang-19, W=1 (PATCHES=N ONLY=\"5 10\")"
+	@echo "  make checkpatch    the tree's checkpatch.pl --strict on every patch"
+	@echo "  make check-testmod bpf_testmod (an external module) built per patch"
+	@echo "  make check-cross   s390-only files of the series cross-compiled per patch"
+	@echo "  make check-btf     BPF suite and the tree's test_progs -t sock_addr on kernels with BTF"
+	@echo "Measurements and demonstrations:"
+	@echo "  make report        the series' claims measured side by side; the cover paragraph goes to build/report/"
+	@echo "  make bench         guest microbenchmark, baseline vs patched booted alternately (ROUNDS= BENCH_MS= ICOUNT=)"
+	@echo "  make fuzz          N= calls SEED= on the patched kernel: random sockaddr/set-address calls"
+	@echo "  make bounds-demo   out-of-bounds sa_data access: reported on patched, not on baseline"
+	@echo "The series:"
+	@echo "  make export FORMAT=stable|debian [SIGNOFF=\"Name <mail>\"]  for a stable or Debian maintainer, in build/export/"
+	@echo "  make cover-letter  put make report's verification paragraph into patches/0000-cover-letter.patch"
+	@echo "Steps on their own:"
+	@echo "  make deps | tree | guest-bins | host-bins | test-host | clean"
+	@echo "Variables: TOOLCHAIN=clang|gcc (clang-19 hardened, default, or gcc-12), SUITES=, BOOT_TIMEOUT=, ACCEL=kvm|tcg, JOBS="
 
 run:
 	@scripts/run.sh
@@ -54,6 +68,10 @@ test-host: host-bins
 
 report:
 	@scripts/report.sh
+
+# make cover-letter: the paragraph make report wrote, into the cover letter
+cover-letter:
+	@scripts/cover-letter.sh
 
 # make export FORMAT=stable|debian [SIGNOFF="Name <mail>"]: build/export/FORMAT
 export:
