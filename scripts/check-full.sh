@@ -21,3 +21,4 @@ check check-testmod "bpf_testmod (external module), per patch" "$ROOT"/scripts/c
 check check-cross "s390-only files, cross-compiled (gcc-12 + clang-19)" "$ROOT"/scripts/check-cross.sh
 check check-btf "BPF sock_addr suite on BTF kernels (unix path rewritten longer)" "$ROOT"/scripts/check-btf.sh
 check checkpatch "checkpatch --strict on every patch" "$ROOT"/scripts/checkpatch.sh
+check dkms-check "Debian 12 *-dkms modules, baseline vs patched, and the LiME patch" "$ROOT"/scripts/dkms-check.sh

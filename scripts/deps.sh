@@ -8,6 +8,8 @@ set -euo pipefail
 PKGS=(linux-source-6.12 qemu-system-x86 make gcc-12 libc6-dev
 	clang-19 lld-19 llvm-19 bc bison flex libelf-dev libssl-dev
 	dwarves ccache cpio xz-utils kmod python3 git shellcheck
+	# rsync: make headers_install (the peer suites build against the uapi headers)
+	rsync
 	# quilt: the Debian export is checked the way Debian's build applies it
 	quilt
 	# ip for the tree's test_progs in make check-btf (netns, veth)
