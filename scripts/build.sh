@@ -29,10 +29,7 @@ else need_space "$obj" 1500 "a kernel build"; fi
 
 kbuild_repro_env
 export KBUILD_BUILD_VERSION=1
-# ccache's usual per-user cache: it outlives a fresh clone of the project.
-export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ccache} CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
-# Same cache entries for both worktrees: hash relative to the source dir.
-export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros,include_file_mtime
+ccache_env
 mk=(make -C "$src" O="$obj" -j"${JOBS:-$(nproc)}")
 case "$tc" in
 clang) mk+=(LLVM=-19 CC="ccache clang-19") ;;

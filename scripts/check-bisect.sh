@@ -29,8 +29,7 @@ mapfile -t patches < <(grep -v '^[[:space:]]*\(#\|$\)' "$series")
 [ "${#patches[@]}" -gt 0 ] || die "$(rel "$series") lists no patches"
 [ -n "${PATCHES:-}" ] && patches=("${patches[@]:0:$PATCHES}")
 
-export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 \
-	CCACHE_SLOPPINESS=time_macros,include_file_mtime
+ccache_env
 kbuild_repro_env
 
 git_wt() { git -C "$wt" -c user.name="$(project_name)" -c user.email="$(project_email)" "$@"; }

@@ -16,6 +16,7 @@ for tc in $compilers; do
 	[ -f "$wt/out-allmod-$tc/.config" ] || die "no allmodconfig object dir for $tc: run make check-bisect first"
 done
 kbuild_repro_env
+ccache_env
 g() { git -C "$wt" -c user.name="$(project_name)" -c user.email="$(project_email)" "$@"; }
 logs=$wt/check-testmod-logs
 mkdir -p "$logs"

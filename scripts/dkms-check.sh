@@ -24,6 +24,7 @@ mapfile -t pkgs < <(grep -v -E '^(#|$)' "$ROOT/dkms/modules" | cut -f1)
 kdir() { echo "$BUILD/src-$1/out-dkms-$tc"; }
 stage "dkms kernels: Debian config, modules_prepare (gcc-12)"
 kbuild_repro_env
+ccache_env
 for v in baseline patched; do
 	k=$(kdir "$v")
 	want="$(git -C "$BUILD/src-$v" rev-parse HEAD) $(md5sum </usr/src/linux-config-6.12/config.amd64_none_amd64.xz)"

@@ -180,6 +180,15 @@ kbuild_repro_env() {
 	export KBUILD_BUILD_TIMESTAMP="1980-01-01" KBUILD_BUILD_USER=user KBUILD_BUILD_HOST=host
 }
 
+# ccache_env: the one compiler cache of every kernel build (main
+# kernels, check-bisect, check-testmod, dkms-check): ccache's usual
+# per-user cache, so it outlives a fresh clone of the project; entries
+# hashed relative to $BUILD, so both worktrees share them.
+ccache_env() {
+	export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ccache} CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+	export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros,include_file_mtime
+}
+
 # kbuild_cmd OBJDIR OBJ: the command kbuild compiled OBJ with (from its
 # .cmd file), without ccache and the dependency-file option; run it in
 # OBJDIR.  Exported: the report scripts call it from xargs.

@@ -285,7 +285,7 @@ fi
 echo
 echo "## 6. Cover letter"
 echo
-echo "The verification paragraph for patches/0000-cover-letter.patch is written to build/report/cover-paragraph.txt; \\`make cover-letter\\` puts it into the patch (a report never changes the series by itself)."
+echo "The verification paragraph for patches/0000-cover-letter.patch is written to build/report/cover-paragraph.txt; make cover-letter puts it into the patch (a report never changes the series by itself)."
 echo
 echo "Report time: $(( $(date +%s) - t0 ))s."
 } >"$out"
