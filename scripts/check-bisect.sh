@@ -25,7 +25,7 @@ pdir=$(dirname "$series")
 # Includers compiled for a patch that touches only headers.
 includers="net/socket.o net/ipv4/af_inet.o net/ipv6/af_inet6.o net/core/sock.o"
 
-mapfile -t patches < <(grep -v '^[[:space:]]*\(#\|$\)' "$series")
+mapfile -t patches < <(series_patches "$series")
 [ "${#patches[@]}" -gt 0 ] || die "$(rel "$series") lists no patches"
 [ -n "${PATCHES:-}" ] && patches=("${patches[@]:0:$PATCHES}")
 

@@ -53,7 +53,7 @@ build() {
 	grep -E ': warning:' "$logs/$tag.log" | sed -E 's/^([^:]+):[0-9]+:([0-9]+:)? /\1: /' | sort -u >"$logs/$tag.warn" || true
 }
 
-mapfile -t patches < <(grep -v '^[[:space:]]*\(#\|$\)' "$series")
+mapfile -t patches < <(series_patches "$series")
 objs=()
 for p in "${patches[@]}"; do
 	while read -r f; do

@@ -41,7 +41,6 @@ for tc in $compilers; do
 	rows+=("baseline | $tc | $(wc -l <"$logs/base-$tc.err") | $(wc -l <"$logs/base-$tc.warn")")
 done
 while read -r p; do
-	case "$p" in ''|'#'*) continue ;; esac
 	g am -q "$ROOT/patches/$p" || die "$p does not apply"
 	g show --name-only --format= HEAD | grep -q "^$mod/" || continue
 	for tc in $compilers; do
@@ -55,7 +54,7 @@ while read -r p; do
 			head -5 "$logs/$tag.err" | unroot
 		fi
 	done
-done <"$ROOT/patches/series"
+done < <(series_patches)
 rm -f "$wt/$mod"/*.o "$wt/$mod"/.*.cmd
 echo "state | compiler | errors | warnings"
 printf '%s\n' "${rows[@]}"

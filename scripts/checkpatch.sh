@@ -10,9 +10,8 @@ tree=$BUILD/src-patched
 [ -x "$tree/scripts/checkpatch.pl" ] || die "no tree: run make tree first"
 bad=0
 while read -r p; do
-	case "$p" in ''|'#'*) continue ;; esac
 	total=$(cd "$tree" && ./scripts/checkpatch.pl --strict "$ROOT/patches/$p" 2>/dev/null | grep '^total:')
 	echo "  $p: ${total:-no result}"
 	case "$total" in "total: 0 errors"*) ;; *) bad=1 ;; esac
-done <"$ROOT/patches/series"
+done < <(series_patches)
 [ "$bad" = 0 ] && echo "checkpatch: 0 errors on every patch" || { echo "checkpatch: errors (see above)"; exit 1; }

@@ -50,9 +50,8 @@ fi
 series_sum() {
 	local p
 	while read -r p; do
-		case "$p" in ''|'#'*) continue ;; esac
 		cat "$SERIES_DIR/$p"
-	done <"$SERIES_DIR/series" | sha256sum | cut -c1-16
+	done < <(series_patches "$SERIES_DIR/series") | sha256sum | cut -c1-16
 }
 
 for v in baseline patched; do
@@ -70,7 +69,6 @@ if [ "$(cat "$BUILD/patched.series-sum" 2>/dev/null)" != "$sum" ]; then
 	git -C "$P" checkout -q -B patched baseline
 	n=0
 	while read -r p; do
-		case "$p" in ''|'#'*) continue ;; esac
 		n=$((n + 1))
 		if ! git -C "$P" am -q --keep-cr "$SERIES_DIR/$p" >"$BUILD/am.log" 2>&1; then
 			echo "ERROR: patch does not apply: $p" >&2
@@ -83,7 +81,7 @@ if [ "$(cat "$BUILD/patched.series-sum" 2>/dev/null)" != "$sum" ]; then
 			git -C "$P" am --abort >/dev/null 2>&1 || true
 			exit 1
 		fi
-	done <"$SERIES_DIR/series"
+	done < <(series_patches "$SERIES_DIR/series")
 	echo "$sum" >"$BUILD/patched.series-sum"
 	note "applied $n patch(es) from patches/series"
 else
