@@ -101,15 +101,17 @@ dkms_build() {
 	return $rc
 }
 
-# first_error LOG: the compiler's first error, without the build path.
+# first_error LOG: the compiler's first error, without the build path
+# (ipt-netflow's log quotes its configure probes' expected errors in
+# lines starting with "//": not failures).
 first_error() {
-	grep -a -m1 -E '(error|Error):' "$1" | sed -E "s|$W/ns-[a-z]+/var-lib-dkms/[^/]+/[^/]+/build/||; s|/var/lib/dkms/[^/]+/[^/]+/build/||" | unroot | cut -c1-200
+	grep -a -v '^//' "$1" | grep -a -m1 -E '(error|Error):' | sed -E "s|$W/ns-[a-z]+/var-lib-dkms/[^/]+/[^/]+/build/||; s|/var/lib/dkms/[^/]+/[^/]+/build/||" | unroot | cut -c1-200
 }
 
 stage "dkms build: ${#pkgs[@]} modules x {baseline, patched}"
 table=$W/table.md
 {
-	echo "| module (package) | baseline | patched | first error on patched | line to change |"
+	echo "| module (package) | baseline | patched | first error | line to change |"
 	echo "|---|---|---|---|---|"
 } >"$table"
 broke=0
@@ -120,12 +122,23 @@ for p in "${pkgs[@]}"; do
 		log=$W/logs/$p-$v.log
 		mkdir -p "$W/logs"
 		t0=$(date +%s)
-		if dkms_build "$v" "$src" "$log"; then r=builds; else r=FAILS; fi
+		# DKMS_REUSE=1: keep the results of an earlier run (report only).
+		if [ -n "${DKMS_REUSE:-}" ] && [ -f "$log.rc" ]; then
+			rc=$(cat "$log.rc")
+		else
+			dkms_build "$v" "$src" "$log"; rc=$?
+			echo "$rc" >"$log.rc"
+		fi
+		if [ "$rc" = 0 ]; then r=builds; else r=FAILS; fi
 		note "$p on $v: $r ($(( $(date +%s) - t0 ))s, $(rel "$log"))"
 		row+=("$r")
 	done
 	err=- line=-
-	if [ "${row[1]}" = FAILS ]; then
+	if [ "${row[0]}" = FAILS ]; then
+		# Not the series' doing: this version does not build on 6.12.
+		err=$(first_error "$W/logs/$p-baseline.log")
+		err="6.12 itself (baseline): \`${err//|/\\|}\`"
+	elif [ "${row[1]}" = FAILS ]; then
 		err=$(first_error "$W/logs/$p-patched.log")
 		# file:line of the error, and that line of the module's source
 		loc=$(sed -nE 's/^([^ :]+\.[ch]):([0-9]+):[0-9]+: error:.*/\1 \2/p' <<<"$err" | head -1)
