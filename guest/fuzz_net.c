@@ -111,19 +111,12 @@ struct req {
 
 static struct nlattr *put(struct req *r, int type, const void *data, int len)
 {
-	struct nlattr *a = (void *)((char *)r + NLMSG_ALIGN(r->h.nlmsg_len));
-
-	a->nla_type = type;
-	a->nla_len = NLA_HDRLEN + len;
-	if (len)
-		memcpy((char *)a + NLA_HDRLEN, data, len);
-	r->h.nlmsg_len = NLMSG_ALIGN(r->h.nlmsg_len) + NLA_ALIGN(a->nla_len);
-	return a;
+	return nl_put(r, type, data, len);
 }
 
 static void nest_end(struct req *r, struct nlattr *a)
 {
-	a->nla_len = (char *)r + r->h.nlmsg_len - (char *)a;
+	nl_nest_end(r, a);
 }
 
 static void req_init(struct req *r, int type, int flags, int ifindex)

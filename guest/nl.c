@@ -23,16 +23,29 @@ struct req {
 	char buf[1024];
 };
 
-static struct nlattr *put(struct req *r, int type, const void *data, int len)
+struct nlattr *nl_put(void *msg, int type, const void *data, int len)
 {
-	struct nlattr *a = (void *)((char *)r + NLMSG_ALIGN(r->h.nlmsg_len));
+	struct nlmsghdr *h = msg;
+	struct nlattr *a = (void *)((char *)h + NLMSG_ALIGN(h->nlmsg_len));
 
 	a->nla_type = type;
 	a->nla_len = NLA_HDRLEN + len;
 	if (len)
 		memcpy((char *)a + NLA_HDRLEN, data, len);
-	r->h.nlmsg_len = NLMSG_ALIGN(r->h.nlmsg_len) + NLA_ALIGN(a->nla_len);
+	h->nlmsg_len = NLMSG_ALIGN(h->nlmsg_len) + NLA_ALIGN(a->nla_len);
 	return a;
+}
+
+void nl_nest_end(void *msg, struct nlattr *a)
+{
+	struct nlmsghdr *h = msg;
+
+	a->nla_len = (char *)h + h->nlmsg_len - (char *)a;
+}
+
+static struct nlattr *put(struct req *r, int type, const void *data, int len)
+{
+	return nl_put(r, type, data, len);
 }
 
 static void put_str(struct req *r, int type, const char *s)
@@ -42,7 +55,7 @@ static void put_str(struct req *r, int type, const char *s)
 
 static void nest_end(struct req *r, struct nlattr *a)
 {
-	a->nla_len = (char *)r + r->h.nlmsg_len - (char *)a;
+	nl_nest_end(r, a);
 }
 
 /* Send @r on a fresh socket of @proto; the ack's error, or the reply. */

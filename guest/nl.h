@@ -3,6 +3,16 @@
 #ifndef NL_H
 #define NL_H
 
+struct nlattr;
+struct nlmsghdr;
+
+/* Append attribute @type with @len bytes of @data to the netlink message
+ * at @msg (a struct nlmsghdr, at the start of a buffer with room); returns
+ * the attribute, which a nest closes with nl_nest_end() once its members
+ * are in. */
+struct nlattr *nl_put(void *msg, int type, const void *data, int len);
+void nl_nest_end(void *msg, struct nlattr *a);
+
 /* All return 0 or -errno. */
 int nl_newlink(const char *name, const char *kind, const char *peer,
 	       const unsigned char *mac);

@@ -32,6 +32,16 @@ tree_of_wt() {
 	git -C "$wt" add -A -f && git -C "$wt" write-tree
 }
 
+# verdict NAME DETAIL: pass when no problem was collected in bad[].
+verdict() {
+	if [ "${#bad[@]}" = 0 ]; then
+		result pass "$1" "$2"
+	else
+		printf '    %s\n' "${bad[@]}"
+		result fail "$1" "${#bad[@]} problems"
+	fi
+}
+
 # --- stable --------------------------------------------------------------
 stage "export tests"
 if ! SIGNOFF=$signoff EXPORT_DIR=$tmp/stable "$ROOT"/scripts/export.sh stable >"$tmp/stable.out" 2>&1; then
@@ -81,12 +91,7 @@ else
 			bad+=("$p: Stable-dep-of missing")
 		fi
 	done
-	if [ "${#bad[@]}" = 0 ]; then
-		result pass export-stable-headers "$n patches: headers, 40-hex upstream ids, sign-offs, Stable-dep-of"
-	else
-		printf '    %s\n' "${bad[@]}"
-		result fail export-stable-headers "${#bad[@]} problems"
-	fi
+	verdict export-stable-headers "$n patches: headers, 40-hex upstream ids, sign-offs, Stable-dep-of"
 	# git am onto the pristine tree gives the harness's tree.
 	if reset_wt && git -C "$wt" -c user.name="$(project_name)" -c user.email="$(project_email)" \
 		am -q --keep-cr "${patches[@]/#/$tmp/stable/}" >"$tmp/am.log" 2>&1 && [ "$(tree_of_wt)" = "$want_tree" ]; then
@@ -135,12 +140,7 @@ else
 		fi
 		head -1 "$f" | grep -q '^From [0-9a-f]* Mon Sep' && bad+=("$p: mbox From line")
 	done
-	if [ "${#bad[@]}" = 0 ]; then
-		result pass export-debian-dep3 "$n patches: From, Subject, Origin, Forwarded, Last-Update; series.append"
-	else
-		printf '    %s\n' "${bad[@]}"
-		result fail export-debian-dep3 "${#bad[@]} problems"
-	fi
+	verdict export-debian-dep3 "$n patches: From, Subject, Origin, Forwarded, Last-Update; series.append"
 	# quilt, as Debian's build applies it: no fuzz.
 	mkdir -p "$tmp/qp"
 	cp -r "$tmp/debian/patches/." "$tmp/qp/"
