@@ -31,11 +31,8 @@ kbuild_repro_env
 export KBUILD_BUILD_VERSION=1
 ccache_env
 mk=(make -C "$src" O="$obj" -j"${JOBS:-$(nproc)}")
-case "$tc" in
-clang) mk+=(LLVM=-19 CC="ccache clang-19") ;;
-gcc) mk+=(CC="ccache gcc-12" HOSTCC=gcc-12) ;;
-*) die "unknown toolchain $tc (gcc or clang)" ;;
-esac
+toolchain "$tc"
+mk+=("${KBUILD_CC[@]}")
 
 log=$obj/build.log
 if ! with_heartbeat "$log" "${mk[@]}" $targets; then

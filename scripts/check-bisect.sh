@@ -37,9 +37,8 @@ git_wt() { git -C "$wt" -c user.name="$(project_name)" -c user.email="$(project_
 # mk TC OBJDIR ARGS...: niced kbuild in the worktree (relative paths).
 mk() {
 	local tc=$1 obj=$2; shift 2
-	local cc=(CC="ccache gcc-12" HOSTCC=gcc-12)
-	[ "$tc" = clang ] && cc=(LLVM=-19 CC="ccache clang-19")
-	nice -n 15 make -C "$wt" O="$obj" -j"${JOBS:-2}" "${cc[@]}" "$@"
+	toolchain "$tc"
+	nice -n 15 make -C "$wt" O="$obj" -j"${JOBS:-2}" "${KBUILD_CC[@]}" "$@"
 }
 
 # configure CFG TC: object dir with its .config, once per dir.

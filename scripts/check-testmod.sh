@@ -22,10 +22,10 @@ logs=$wt/check-testmod-logs
 mkdir -p "$logs"
 
 build() {	# build TC TAG
-	local tc=$1 tag=$2 cc=(CC="ccache gcc-12" HOSTCC=gcc-12)
-	[ "$tc" = clang ] && cc=(LLVM=-19 CC="ccache clang-19")
+	local tc=$1 tag=$2
+	toolchain "$tc"
 	rm -f "$wt/$mod/bpf_testmod.o"
-	nice -n 10 make -C "$wt" O="out-allmod-$tc" "${cc[@]}" M="$wt/$mod" W=1 bpf_testmod.o >"$logs/$tag.log" 2>&1 || true
+	nice -n 10 make -C "$wt" O="out-allmod-$tc" "${KBUILD_CC[@]}" M="$wt/$mod" W=1 bpf_testmod.o >"$logs/$tag.log" 2>&1 || true
 	[ -f "$wt/$mod/bpf_testmod.o" ] || echo "bpf_testmod.o: not built" >>"$logs/$tag.log"
 	grep -E '(error|Error [0-9]+):|not built' "$logs/$tag.log" >"$logs/$tag.err" || true
 	grep -E ': warning:' "$logs/$tag.log" | sed -E "s|$wt/||; s/^([^:]+):[0-9]+:([0-9]+:)? /\\1: /" | sort -u >"$logs/$tag.warn" || true

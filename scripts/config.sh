@@ -11,7 +11,8 @@ src=$(realpath "$1") obj=$(realpath -m "$2") tc=$3
 frags=("$ROOT"/config/base.config "$ROOT"/config/net.config
 	"$ROOT"/config/bpf.config "$ROOT"/config/kunit.config
 	"$ROOT"/config/fuzz-netdevs.config)
-[ "$tc" = clang ] && frags+=("$ROOT"/config/hardened-clang.config)
+toolchain "$tc"
+[ -z "$TC_FRAGMENT" ] || frags+=("$ROOT/config/$TC_FRAGMENT")
 if grep -q '^config SOCKADDR_KUNIT_TEST' "$src/net/Kconfig"; then
 	frags+=("$ROOT"/config/kunit-series.config)
 fi
@@ -26,8 +27,8 @@ if [ -f "$obj/.config" ] && [ "$(cat "$obj/.frag-sum" 2>/dev/null)" = "$sum" ]; 
 	exit 0
 fi
 
-mk=(make -s -C "$src" O="$obj")
-[ "$tc" = clang ] && mk+=(LLVM=-19)
+# The same compiler as the build (Kconfig records its version).
+mk=(make -s -C "$src" O="$obj" "${KBUILD_CC[@]}")
 "${mk[@]}" tinyconfig >"$obj/config.log" 2>&1 ||
 	{ disk_full_hint "$obj" "$obj/config.log"; tail -3 "$obj/config.log" | unroot >&2; die "make tinyconfig failed, see $(rel "$obj")/config.log"; }
 # merge_config.sh -m: merge only; then olddefconfig resolves dependencies.

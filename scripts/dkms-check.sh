@@ -22,6 +22,7 @@ mapfile -t pkgs < <(grep -v -E '^(#|$)' "$ROOT/dkms/modules" | cut -f1)
 
 # --- kernels: Debian's config, modules_prepare --------------------------
 kdir() { echo "$BUILD/src-$1/out-dkms-$tc"; }
+toolchain "$tc"
 stage "dkms kernels: Debian config, modules_prepare (gcc-12)"
 kbuild_repro_env
 ccache_env
@@ -39,7 +40,7 @@ for v in baseline patched; do
 		--set-str SYSTEM_REVOCATION_KEYS "" --set-str MODULE_SIG_KEY "certs/signing_key.pem" \
 		--set-str LOCALVERSION "-sockaddr-$v"
 	if ! with_heartbeat "$k/prepare.log" make -C "$BUILD/src-$v" O="$k" -j"${JOBS:-$(nproc)}" \
-		CC="ccache gcc-12" HOSTCC=gcc-12 olddefconfig modules_prepare; then
+		"${KBUILD_CC[@]}" olddefconfig modules_prepare; then
 		tail -5 "$k/prepare.log"
 		die "modules_prepare failed on $v (see $(rel "$k")/prepare.log)"
 	fi

@@ -189,6 +189,23 @@ ccache_env() {
 	export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros,include_file_mtime
 }
 
+# toolchain NAME: the profile of config/toolchains, as TC_CC (compiler),
+# TC_VARS (kbuild variables that select it, an array), TC_FRAGMENT (its
+# config fragment, empty for none) and KBUILD_CC (TC_VARS plus
+# CC="ccache TC_CC": what every kernel build passes to make).
+toolchain() {
+	local line name frag vars
+	line=$(awk -v t="$1" '!/^#/ && $1 == t' "$ROOT/config/toolchains")
+	[ -n "$line" ] || die "unknown toolchain '$1' (config/toolchains has: $(awk '!/^#/ && NF {printf "%s ", $1}' "$ROOT/config/toolchains"))"
+	read -r name TC_CC vars frag <<<"$line"
+	read -ra TC_VARS <<<"$vars"
+	TC_FRAGMENT=${frag#-}
+	# shellcheck disable=SC2034 # used by the callers
+	KBUILD_CC=("${TC_VARS[@]}" CC="ccache $TC_CC")
+	export TC_CC TC_FRAGMENT
+	: "$name"
+}
+
 # kbuild_cmd OBJDIR OBJ: the command kbuild compiled OBJ with (from its
 # .cmd file), without ccache and the dependency-file option; run it in
 # OBJDIR.  Exported: the report scripts call it from xargs.

@@ -31,10 +31,8 @@ stage_end
 echo
 echo "==== summary ===="
 echo "tree:        Linux $(cat "$BUILD/kernelversion") (linux-source-6.12 $(cat "$BUILD/linux/.pkgver")), $(git -C "$BUILD/src-patched" rev-list --count baseline..HEAD) patches applied"
-case "$tc" in
-clang) echo "toolchain:   $(clang-19 --version | head -1) (LLVM=-19, hardened: UBSAN_BOUNDS FORTIFY_SOURCE KASAN)" ;;
-gcc) echo "toolchain:   $(gcc-12 --version | head -1)" ;;
-esac
+toolchain "$tc"
+echo "toolchain:   $("$TC_CC" --version | head -1) (${TC_VARS[*]}${TC_FRAGMENT:+, config/$TC_FRAGMENT})"
 echo "accelerator: $("$ROOT"/scripts/accel.sh "$kernel")"
 echo "console:     $(rel "$log")"
 exec "$ROOT"/scripts/run-summary.sh "$log"
