@@ -3,7 +3,7 @@
  * ktapdiff: compare the KTAP results of two console logs case by case.
  *
  *   ktapdiff [--allow FILE] BASELINE_LOG PATCHED_LOG
- *   ktapdiff --check LOG
+ *   ktapdiff --check [--json] LOG
  *
  * A case is identified by its nested test path "suite/case" and compared
  * by result (ok / not ok / skip, plus directive such as TIMEOUT) and by
@@ -15,6 +15,14 @@
  * against the label of each differing obs line ("<kind>.<case>.<step>",
  * the text before its ':').  Listed differences are reported as
  * "allowed" and do not fail the comparison.
+ *
+ * --check prints the failed and incomplete tests, the counts at the top
+ * level and below it, and last the line the harness reads:
+ *   cases: P passed, F failed, S skipped
+ * the nested results, or the top level's where nothing is nested; a
+ * suite that failed at the top level without a failing case (a crash, a
+ * timeout) counts as one more failure.  --json prints the same counts as
+ * one JSON object instead.
  *
  * Exit: 0 no unallowed difference (--check: complete, nothing failed),
  * 1 differences (--check: failures), 2 usage or parse errors.
@@ -424,6 +432,9 @@ struct counts {
 	int passed, failed, skipped;
 };
 
+/* --json: tally() counts without naming the failures. */
+static int tally_quiet;
+
 static void tally(const struct ktap_test *t, int depth, struct counts *top,
 		  struct counts *nested, const char *path)
 {
@@ -438,14 +449,16 @@ static void tally(const struct ktap_test *t, int depth, struct counts *top,
 		c->skipped += s->result == KTAP_SKIP;
 		if (s->result == KTAP_FAIL || s->result == KTAP_NONE) {
 			c->failed++;
-			printf("failed: %s%s%s\n", sub_path,
-			       s->directive ? " # " : "",
-			       s->directive ? s->directive : "");
+			if (!tally_quiet)
+				printf("failed: %s%s%s\n", sub_path,
+				       s->directive ? " # " : "",
+				       s->directive ? s->directive : "");
 		}
 		/* A suite that says ok but lost results still failed. */
 		if (s->incomplete) {
-			printf("incomplete: %s (%d of %d nested results)\n",
-			       sub_path, s->nsub, s->plan);
+			if (!tally_quiet)
+				printf("incomplete: %s (%d of %d nested results)\n",
+				       sub_path, s->nsub, s->plan);
 			c->failed += s->result != KTAP_FAIL &&
 				     s->result != KTAP_NONE;
 		}
@@ -453,9 +466,27 @@ static void tally(const struct ktap_test *t, int depth, struct counts *top,
 	}
 }
 
-static int check_main(const char *path)
+/* The cases: what a harness counts (see the head of this file). */
+static struct counts cases_of(struct counts top, struct counts nested)
 {
-	struct counts top = { 0, 0, 0 }, nested = { 0, 0, 0 };
+	struct counts c = nested;
+
+	if (!nested.passed && !nested.failed && !nested.skipped)
+		return top;
+	if (top.failed > c.failed)
+		c.failed = top.failed;
+	return c;
+}
+
+static void print_json(const char *name, struct counts c, const char *sep)
+{
+	printf("\"%s\": {\"passed\": %d, \"failed\": %d, \"skipped\": %d}%s",
+	       name, c.passed, c.failed, c.skipped, sep);
+}
+
+static int check_main(const char *path, int json)
+{
+	struct counts top = { 0, 0, 0 }, nested = { 0, 0, 0 }, cases;
 	struct ktap_log log;
 
 	if (ktap_parse_file(path, &log)) {
@@ -463,11 +494,22 @@ static int check_main(const char *path)
 		ktap_free(&log);
 		return 2;
 	}
+	tally_quiet = json;
 	tally(&log.root, 0, &top, &nested, "");
-	printf("top level: %d passed, %d failed, %d skipped\n",
-	       top.passed, top.failed, top.skipped);
-	printf("nested:    %d passed, %d failed, %d skipped\n",
-	       nested.passed, nested.failed, nested.skipped);
+	cases = cases_of(top, nested);
+	if (json) {
+		printf("{");
+		print_json("top", top, ", ");
+		print_json("nested", nested, ", ");
+		print_json("cases", cases, "}\n");
+	} else {
+		printf("top level: %d passed, %d failed, %d skipped\n",
+		       top.passed, top.failed, top.skipped);
+		printf("nested:    %d passed, %d failed, %d skipped\n",
+		       nested.passed, nested.failed, nested.skipped);
+		printf("cases: %d passed, %d failed, %d skipped\n",
+		       cases.passed, cases.failed, cases.skipped);
+	}
 	ktap_free(&log);
 	return top.failed || nested.failed ? 1 : 0;
 }
@@ -475,14 +517,17 @@ static int check_main(const char *path)
 static int usage(void)
 {
 	fprintf(stderr, "usage: ktapdiff [--allow FILE] BASELINE_LOG PATCHED_LOG\n"
-		"       ktapdiff --check LOG\n");
+		"       ktapdiff --check [--json] LOG\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--check"))
-		return check_main(argv[2]);
+		return check_main(argv[2], 0);
+	if (argc == 4 && !strcmp(argv[1], "--check") &&
+	    !strcmp(argv[2], "--json"))
+		return check_main(argv[3], 1);
 	if (argc == 5 && !strcmp(argv[1], "--allow"))
 		return diff_main(argv[2], argv[3], argv[4]);
 	if (argc == 3 && argv[1][0] != '-')

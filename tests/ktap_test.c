@@ -244,6 +244,38 @@ static void test_diff_allow_list(void)
 			   data("complete.log"), data("one_diff.log")) == 1);
 }
 
+/* The last line of "ktapdiff --check [--json] LOG" (popen). */
+static int check_output(const char *opt, const char *log, char *out, int size)
+{
+	char cmd[1200], line[512];
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "'%s' --check %s '%s' 2>/dev/null",
+		 ktapdiff, opt, log);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	out[0] = '\0';
+	while (fgets(line, sizeof(line), f))
+		snprintf(out, size, "%s", line);
+	return pclose(f);
+}
+
+/* The counts the harness reads: nested cases, a crashed suite as one
+ * more failure, the top level where nothing is nested. */
+static void test_check_counts(void)
+{
+	char out[512];
+
+	check_output("", data("complete.log"), out, sizeof(out));
+	EXPECT(!strcmp(out, "cases: 3 passed, 0 failed, 1 skipped\n"));
+	check_output("", data("suite_crash.log"), out, sizeof(out));
+	EXPECT(!strcmp(out, "cases: 2 passed, 1 failed, 0 skipped\n"));
+	check_output("--json", data("suite_crash.log"), out, sizeof(out));
+	EXPECT(strstr(out, "\"cases\": {\"passed\": 2, \"failed\": 1, \"skipped\": 0}"));
+	EXPECT(strstr(out, "\"top\": {\"passed\": 1, \"failed\": 1, \"skipped\": 0}"));
+}
+
 static void test_check_mode(void)
 {
 	EXPECT(run_ktapdiff("--check", data("complete.log"), NULL) == 0);
@@ -267,6 +299,7 @@ static const struct {
 	{ "diff_exit_codes", test_diff_exit_codes },
 	{ "diff_allow_list", test_diff_allow_list },
 	{ "check_mode", test_check_mode },
+	{ "check_counts", test_check_counts },
 };
 
 int main(int argc, char **argv)
