@@ -16,6 +16,7 @@ LIBBPF_A := $(BPF_OUT)/libbpf/libbpf.a
 LIBBPF_HDR := $(BPF_OUT)/include/bpf/bpf_helpers.h
 BPF_UAPI := $(BPF_SRCTREE)/tools/include/uapi
 BPF_HOOKS_SRC := $(GUEST_DIR)/bpf/sock_addr_hooks.bpf.c
+BPF_HOOKS_HDR := $(GUEST_DIR)/bpf/sock_addr_hooks.h
 BPF_HOOKS_OBJ := $(BPF_OUT)/sock_addr_hooks.bpf.o
 BPF_KFUNC_OBJ := $(BPF_OUT)/sock_addr_kfunc.bpf.o
 
@@ -34,14 +35,14 @@ $(LIBBPF_A) $(LIBBPF_HDR) &: $(LIBBPF_SRCS) $(BPF_UAPI)/linux/bpf.h
 
 BPF_CFLAGS := -target bpf -O2 -g -Wall -I$(BPF_OUT)/include -I$(BPF_UAPI)
 
-$(BPF_HOOKS_OBJ): $(BPF_HOOKS_SRC) $(LIBBPF_HDR)
+$(BPF_HOOKS_OBJ): $(BPF_HOOKS_SRC) $(BPF_HOOKS_HDR) $(LIBBPF_HDR)
 	$(BPF_CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BPF_KFUNC_OBJ): $(BPF_HOOKS_SRC) $(LIBBPF_HDR)
+$(BPF_KFUNC_OBJ): $(BPF_HOOKS_SRC) $(BPF_HOOKS_HDR) $(LIBBPF_HDR)
 	$(BPF_CLANG) $(BPF_CFLAGS) -DKFUNC_PROBE -c $< -o $@
 
 # libbpf needs libelf, which needs zlib (Debian 12's libelf.a has no zstd).
-$(BUILD)/guest/bpf_sock_addr: $(GUEST_DIR)/bpf_sock_addr.c $(SUITE_UTIL) \
+$(BUILD)/guest/bpf_sock_addr: $(GUEST_DIR)/bpf_sock_addr.c $(SUITE_UTIL) $(BPF_HOOKS_HDR) \
 			      $(GUEST_DIR)/guestenv.h $(KSELFTEST_HDRS) \
 			      $(LIBBPF_A) $(BPF_HOOKS_OBJ) $(BPF_KFUNC_OBJ)
 	@mkdir -p $(@D)

@@ -60,6 +60,7 @@
 
 #include "guestenv.h"
 #include "suite_util.h"
+#include "bpf/sock_addr_hooks.h"
 
 /* The BPF objects, embedded by the assembler (paths from guest/bpf.mk). */
 #define OBJ_BLOB(name, path)						\
@@ -83,20 +84,12 @@ static const char *bpf_errno_name(int err)
 	return err == ENOTSUPP ? "ENOTSUPP" : errno_name(err);
 }
 
-/* Must match the enum and slots in sock_addr_hooks.bpf.c. */
-enum hook { H_BIND4, H_BIND6, H_CONNECT4, H_CONNECT6, H_SENDMSG4,
-	    H_SENDMSG6, H_RECVMSG4, H_RECVMSG6, H_GETPEERNAME4,
-	    H_GETPEERNAME6, H_GETSOCKNAME4, H_GETSOCKNAME6, H_CONNECT_UNIX,
-	    H_SENDMSG_UNIX, H_RECVMSG_UNIX, H_GETPEERNAME_UNIX,
-	    H_GETSOCKNAME_UNIX, NHOOKS };
 static const char *const hook_names[NHOOKS] = {
 	"bind4", "bind6", "connect4", "connect6", "sendmsg4", "sendmsg6",
 	"recvmsg4", "recvmsg6", "getpeername4", "getpeername6",
 	"getsockname4", "getsockname6", "connect_unix", "sendmsg_unix",
 	"recvmsg_unix", "getpeername_unix", "getsockname_unix",
 };
-#define OBS(h, i)	((h) * 4 + (i))
-#define OBS_BIND_RET	(NHOOKS * 4)
 
 #define OUR_PORT(p)	((p) >= 20000 && (p) < 23000)
 #define WAIT_MS		2000

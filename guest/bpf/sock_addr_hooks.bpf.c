@@ -12,12 +12,15 @@
  *                           bpf_sock_addr_set_sun_path(), which needs
  *                           kernel BTF (CONFIG_DEBUG_INFO_BTF)
  *
- * The ports, paths and obs slots are repeated in guest/bpf_sock_addr.c
- * (the loader); keep both in sync.
+ * The hook ids and obs slots are in sock_addr_hooks.h, shared with the
+ * loader (guest/bpf_sock_addr.c); the ports and paths each case uses are
+ * named in both, next to the case.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
+
+#include "sock_addr_hooks.h"
 
 #define AF_UNIX		1
 #define AF_INET		2
@@ -43,21 +46,7 @@ struct sa_in6 {
 
 #ifndef KFUNC_PROBE
 
-/* Hook ids; obs slots of hook h are OBS(h, 0..3). */
-enum hook { H_BIND4, H_BIND6, H_CONNECT4, H_CONNECT6, H_SENDMSG4,
-	    H_SENDMSG6, H_RECVMSG4, H_RECVMSG6, H_GETPEERNAME4,
-	    H_GETPEERNAME6, H_GETSOCKNAME4, H_GETSOCKNAME6, H_CONNECT_UNIX,
-	    H_SENDMSG_UNIX, H_RECVMSG_UNIX, H_GETPEERNAME_UNIX,
-	    H_GETSOCKNAME_UNIX, NHOOKS };
-/*
- * Per hook: [0] calls, [1] user_family of the last call, [2] its
- * type << 8 | protocol, [3] its user_port as the program read it (host
- * order for inet; for unix the first two bytes of sun_path, see below).
- * OBS_BIND_RET + i: return values of the bpf_bind() calls.
- */
-#define OBS(h, i)	((h) * 4 + (i))
-#define OBS_BIND_RET	(NHOOKS * 4)
-#define OBS_SLOTS	(OBS_BIND_RET + 8)
+/* enum hook, OBS(): sock_addr_hooks.h, shared with the loader. */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
