@@ -21,16 +21,11 @@ export RESULTS
 mkdir -p "$BUILD/logs"
 bad=0
 
-check() {	# check NAME CONDITION-DESCRIPTION COMMAND...
-	local name=$1 what=$2; shift 2
-	if "$@"; then
-		result pass "demo-$name" "$what"
-	else
-		result fail "demo-$name" "$what"
-		bad=1
-	fi
+# demo NAME CONDITION-DESCRIPTION COMMAND...: one check of the verdict.
+demo() {
+	check "demo-$1" "$2" "${@:3}" || bad=1
 }
-# shellcheck disable=SC2317 # called through check()
+# shellcheck disable=SC2317 # called through demo()
 has() { grep -a -q -E "$2" "$1"; }
 # shellcheck disable=SC2317
 lacks() { ! grep -a -q -E "$2" "$1"; }
@@ -67,23 +62,23 @@ kunit_ok='^ *ok [0-9]+ sockaddr_bounds_demo'
 B=$BUILD/logs/demo-baseline.log P=$BUILD/logs/demo-patched.log
 
 # shellcheck disable=SC2154 # rc_* are set by eval above
-check baseline-boot-clean "baseline boots with a clean console" [ "$rc_baseline" = 0 ]
-check baseline-no-ubsan "no UBSAN report on baseline" lacks "$B" 'UBSAN'
-check baseline-no-fortify "no field-spanning warning on baseline" lacks "$B" 'field-spanning'
-check baseline-kunit "KUnit suite ran and passed on baseline (bytes landed, no report)" has "$B" "$kunit_ok"
-check patched-ubsan "UBSAN index report on patched" has "$P" "$ubsan"
-check patched-ubsan-range "it names index 14 of char[14]" has "$P" "$range"
-check patched-fortify "FORTIFY field-spanning warning on patched" has "$P" "$fortify"
-check patched-only-expected "no KASAN/Oops/panic/other report on patched" \
+demo baseline-boot-clean "baseline boots with a clean console" [ "$rc_baseline" = 0 ]
+demo baseline-no-ubsan "no UBSAN report on baseline" lacks "$B" 'UBSAN'
+demo baseline-no-fortify "no field-spanning warning on baseline" lacks "$B" 'field-spanning'
+demo baseline-kunit "KUnit suite ran and passed on baseline (bytes landed, no report)" has "$B" "$kunit_ok"
+demo patched-ubsan "UBSAN index report on patched" has "$P" "$ubsan"
+demo patched-ubsan-range "it names index 14 of char[14]" has "$P" "$range"
+demo patched-fortify "FORTIFY field-spanning warning on patched" has "$P" "$fortify"
+demo patched-only-expected "no KASAN/Oops/panic/other report on patched" \
 	no_other_reports "$P"
 # 6.12's UBSAN reports into KUnit (lib/ubsan.c): the index case fails.
-check patched-kunit-ubsan "KUnit fails the index case through UBSAN's hook" \
+demo patched-kunit-ubsan "KUnit fails the index case through UBSAN's hook" \
 	has "$P" '^ *not ok 1 sockaddr_index_past_sa_data'
-check patched-kunit-ubsan-why "the failure names lib/ubsan.c" \
+demo patched-kunit-ubsan-why "the failure names lib/ubsan.c" \
 	has "$P" 'sockaddr_index_past_sa_data: lib/ubsan\.c:[0-9]+: array-index-out-of-bounds'
-check patched-kunit-memcpy "the memcpy case passes (FORTIFY only warns)" \
+demo patched-kunit-memcpy "the memcpy case passes (FORTIFY only warns)" \
 	has "$P" '^ *ok 2 sockaddr_memcpy_past_sa_data'
-check patched-ended "patched guest ran to the end" has "${P%.log}.ktap" '# init: done'
+demo patched-ended "patched guest ran to the end" has "${P%.log}.ktap" '# init: done'
 if [ "$bad" = 0 ]; then
 	note "patched reports (expected):"
 	grep -a -E "$ubsan|$range|$fortify" "$P" | sed 's/^/    /'

@@ -4,10 +4,10 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-# check NAME TITLE COMMAND...: one stage, one pass/fail result.
-check() {
+# full NAME TITLE COMMAND...: one stage, one pass/fail result.
+full() {
 	local name=$1; stage "$2"; shift 2
-	if "$@"; then result pass "$name"; else result fail "$name"; fi
+	check "$name" "" "$@"
 	stage_end
 }
 
@@ -15,10 +15,10 @@ completeness() {
 	EXTRA_PKGS=coccinelle "$ROOT"/scripts/deps.sh && "$ROOT"/scripts/completeness.sh "$BUILD/src-patched"
 }
 
-check completeness "completeness over the whole tree" completeness
-check check-bisect "bisect build of every patch (gcc-12 + clang-19)" "$ROOT"/scripts/check-bisect.sh
-check check-testmod "bpf_testmod (external module), per patch" "$ROOT"/scripts/check-testmod.sh
-check check-cross "s390-only files, cross-compiled (gcc-12 + clang-19)" "$ROOT"/scripts/check-cross.sh
-check check-btf "BPF sock_addr suite on BTF kernels (unix path rewritten longer)" "$ROOT"/scripts/check-btf.sh
-check checkpatch "checkpatch --strict on every patch" "$ROOT"/scripts/checkpatch.sh
-check dkms-check "Debian 12 *-dkms modules, baseline vs patched, and the LiME patch" "$ROOT"/scripts/dkms-check.sh
+full completeness "completeness over the whole tree" completeness
+full check-bisect "bisect build of every patch (gcc-12 + clang-19)" "$ROOT"/scripts/check-bisect.sh
+full check-testmod "bpf_testmod (external module), per patch" "$ROOT"/scripts/check-testmod.sh
+full check-cross "s390-only files, cross-compiled (gcc-12 + clang-19)" "$ROOT"/scripts/check-cross.sh
+full check-btf "BPF sock_addr suite on BTF kernels (unix path rewritten longer)" "$ROOT"/scripts/check-btf.sh
+full checkpatch "checkpatch --strict on every patch" "$ROOT"/scripts/checkpatch.sh
+full dkms-check "Debian 12 *-dkms modules, baseline vs patched, and the LiME patch" "$ROOT"/scripts/dkms-check.sh

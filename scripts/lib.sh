@@ -72,6 +72,36 @@ result() {
 	esac
 }
 
+# check NAME DETAIL COMMAND...: one result, pass when COMMAND succeeds;
+# returns COMMAND's success too.
+check() {
+	local name=$1 detail=$2; shift 2
+	if "$@"; then
+		result pass "$name" "$detail"
+		return 0
+	fi
+	result fail "$name" "$detail"
+	return 1
+}
+
+# expect_failure NAME PATTERN BOUND LEFTOVER COMMAND...: the shape of
+# every fault test.  COMMAND must fail (not by running out of time)
+# within BOUND seconds, its output must say PATTERN (grep), and no
+# process matching LEFTOVER (pgrep -f) may be left behind.
+expect_failure() {
+	local name=$1 pat=$2 bound=$3 left=$4 t0 dt msg rc; shift 4
+	t0=$(date +%s)
+	msg=$(timeout -k 5 $((bound + 30)) "$@" 2>&1); rc=$?
+	dt=$(( $(date +%s) - t0 ))
+	if [ "$rc" != 0 ] && [ "$rc" != 124 ] && grep -q -- "$pat" <<<"$msg" &&
+		[ "$dt" -le "$bound" ] && ! pgrep -f -- "$left" >/dev/null; then
+		result pass "$name" "${dt}s: $(grep -m1 -- "$pat" <<<"$msg")"
+	else
+		tail -5 <<<"$msg" | sed 's/^/  | /'
+		result fail "$name" "rc=$rc after ${dt}s"
+	fi
+}
+
 # result_counts N_PASS N_FAIL N_SKIP NAME: add an aggregate from a
 # sub-runner that printed its own per-test lines.
 result_counts() {
