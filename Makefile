@@ -8,7 +8,7 @@ export TOOLCHAIN BUILD
 
 # Guest suites packed into the initramfs, run in this order.
 # Peer suites first: some set sysctls and want a fresh kernel (guest/peers.mk).
-SUITES ?= $(PEER_SUITES) netdevs sockaddr_basic sockaddr_matrix bpf_sock_addr
+SUITES ?= $(PEER_SUITES) netdevs sockaddr_basic sockaddr_matrix bpf_sock_addr setaddr
 
 .PHONY: all run check check-full deps tree guest-bins host-bins print-suites report cover-letter export bounds-demo bench fuzz \
 	test-host clean help

@@ -58,36 +58,38 @@ static void nest_end(struct req *r, struct nlattr *a)
 	nl_nest_end(r, a);
 }
 
-/* Send @r on a fresh socket of @proto; the ack's error, or the reply. */
-static int talk(int proto, struct req *r, struct req *reply)
+int nl_request(int proto, void *msg, void *reply, size_t size)
 {
-	struct req ans;
-	struct nlmsgerr *e;
+	struct nlmsghdr *h = msg;
+	char buf[8192];
+	struct nlmsghdr *ans = reply ? reply : (void *)buf;
 	int s = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, proto), n, ret;
 
+	if (!reply)
+		size = sizeof(buf);
 	if (s < 0)
 		return -errno;
-	r->h.nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
-	if (send(s, r, r->h.nlmsg_len, 0) < 0) {
+	h->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
+	if (send(s, h, h->nlmsg_len, 0) < 0) {
 		ret = -errno;
 		goto out;
 	}
-	n = recv(s, &ans, sizeof(ans), 0);
+	n = recv(s, ans, size, 0);
 	if (n < (int)NLMSG_HDRLEN) {
 		ret = n < 0 ? -errno : -EIO;
 		goto out;
 	}
-	if (ans.h.nlmsg_type == NLMSG_ERROR) {
-		e = NLMSG_DATA(&ans.h);
-		ret = e->error;
-		goto out;
-	}
-	ret = 0;
-	if (reply)
-		memcpy(reply, &ans, n);
+	ret = ans->nlmsg_type == NLMSG_ERROR ?
+	      ((struct nlmsgerr *)NLMSG_DATA(ans))->error : 0;
 out:
 	close(s);
 	return ret;
+}
+
+/* Send @r on a fresh socket of @proto; the ack's error, or the reply. */
+static int talk(int proto, struct req *r, struct req *reply)
+{
+	return nl_request(proto, r, reply, sizeof(*reply));
 }
 
 static void init_link(struct req *r, int type, int flags)

@@ -3,6 +3,8 @@
 #ifndef NL_H
 #define NL_H
 
+#include <stddef.h>
+
 struct nlattr;
 struct nlmsghdr;
 
@@ -12,6 +14,11 @@ struct nlmsghdr;
  * are in. */
 struct nlattr *nl_put(void *msg, int type, const void *data, int len);
 void nl_nest_end(void *msg, struct nlattr *a);
+
+/* Send the request at @msg on a fresh socket of netlink @proto, asking
+ * for an ack; the first answer goes to @reply (@size bytes) if given.
+ * Returns the ack's error (0 or -errno), 0 for a reply, or -errno. */
+int nl_request(int proto, void *msg, void *reply, size_t size);
 
 /* All return 0 or -errno. */
 int nl_newlink(const char *name, const char *kind, const char *peer,

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Directed set-address tests: the paths where a hardware address longer
+ * than sa_data's 14 bytes meets a struct sockaddr, which the fuzzer
+ * reaches rarely or never.  An active-backup bond whose only port has a
+ * 16-byte address takes the port's type and addr_len (bond_setup_by_slave):
+ *   ip6tnl0   ARPHRD_TUNNEL6 (769), the ip6_tunnel fallback device
+ *   ip6gre0   ARPHRD_IP6GRE (823), the ip6_gre fallback device
+ * Then, on the bond, each set-address path with the bond's real type and
+ * 16 bytes of address: SIOCSIFHWADDR, RTM_SETLINK IFLA_ADDRESS and
+ * IFLA_BROADCAST, SIOCADDMULTI/SIOCDELMULTI, SIOCGIFHWADDR (14 bytes at
+ * most), SIOCSIFHWBROADCAST, SIOCSARP with the bond as arp_dev and
+ * sa_family 0 (the kernel fills in the type) and ATF_PUBL without a
+ * device (dev_getbyhwaddr() over the type).  Most over-14-byte accesses
+ * left in 6.12 are reads no sanitizer sees, so every step prints what the
+ * kernel returned and the address it stored, read back with RTM_GETLINK:
+ *   # obs setaddr.<port>.<step>: ret=.. errno=..[ addr=<hex> brd=<hex>]
+ * The bond is released and deleted at the end.  Run anywhere but the
+ * test guest, every test skips.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <net/if_arp.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "kselftest_harness.h"
+#pragma GCC diagnostic pop
+
+#include "guestenv.h"
+#include "nl.h"
+#include "suite_util.h"
+
+#define ALEN	16	/* the ports' addr_len */
+
+/* Write @val to /sys/class/net/@path: 0 or -errno. */
+static int sysfs_write(const char *path, const char *val)
+{
+	char p[160];
+	int fd, ret = 0;
+
+	snprintf(p, sizeof(p), "/sys/class/net/%s", path);
+	fd = open(p, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* Write "<op><name>" (op '+' adds, '-' removes) to sysfs file @file. */
+static int sysfs_op(const char *file, char op, const char *name)
+{
+	char val[IFNAMSIZ + 2];
+
+	snprintf(val, sizeof(val), "%c%s", op, name);
+	return sysfs_write(file, val);
+}
+
+static void hex(char *out, size_t size, const unsigned char *p, int len)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < len && used + 3 < size; i++)
+		used += snprintf(out + used, size - used, "%02x", p[i]);
+}
+
+/* RTM_GETLINK of @dev: type, IFLA_ADDRESS and IFLA_BROADCAST as hex,
+ * and the address's first ALEN bytes in @raw if given. */
+static int getlink_raw(const char *dev, int *type, char *addr, char *brd,
+		       size_t size, unsigned char *raw)
+{
+	struct {
+		struct nlmsghdr h;
+		struct ifinfomsg ifi;
+		char buf[64];
+	} req = { 0 };
+	static char reply[16384];
+	struct nlmsghdr *h = (void *)reply;
+	struct ifinfomsg *ifi;
+	struct rtattr *a;
+	int len, ret;
+
+	req.h.nlmsg_type = RTM_GETLINK;
+	req.h.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi));
+	nl_put(&req, IFLA_IFNAME, dev, strlen(dev) + 1);
+	addr[0] = brd[0] = '\0';
+	ret = nl_request(NETLINK_ROUTE, &req, reply, sizeof(reply));
+	if (ret)
+		return ret;
+	if (h->nlmsg_type != RTM_NEWLINK)
+		return -EPROTO;
+	ifi = NLMSG_DATA(h);
+	*type = ifi->ifi_type;
+	len = h->nlmsg_len - NLMSG_LENGTH(sizeof(*ifi));
+	for (a = IFLA_RTA(ifi); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+		if (a->rta_type == IFLA_ADDRESS) {
+			hex(addr, size, RTA_DATA(a), RTA_PAYLOAD(a));
+			if (raw)
+				memcpy(raw, RTA_DATA(a), RTA_PAYLOAD(a) < ALEN ?
+				       RTA_PAYLOAD(a) : ALEN);
+		}
+		if (a->rta_type == IFLA_BROADCAST)
+			hex(brd, size, RTA_DATA(a), RTA_PAYLOAD(a));
+	}
+	return 0;
+}
+
+static int getlink(const char *dev, int *type, char *addr, char *brd, size_t size)
+{
+	return getlink_raw(dev, type, addr, brd, size, NULL);
+}
+
+/* RTM_SETLINK of @dev's attribute @attr to @len bytes of @data. */
+static int setlink(const char *dev, int attr, const unsigned char *data, int len)
+{
+	struct {
+		struct nlmsghdr h;
+		struct ifinfomsg ifi;
+		char buf[128];
+	} req = { 0 };
+
+	req.h.nlmsg_type = RTM_SETLINK;
+	req.h.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi));
+	nl_put(&req, IFLA_IFNAME, dev, strlen(dev) + 1);
+	nl_put(&req, attr, data, len);
+	return nl_request(NETLINK_ROUTE, &req, NULL, 0);
+}
+
+/* One step: its result and, when @dev is given, what @dev now holds. */
+static void obs(const char *port, const char *step, int ret, const char *dev)
+{
+	char addr[80], brd[80];
+	int type = -1;
+
+	printf("# obs setaddr.%s.%s: ret=%d errno=%s", port, step,
+	       ret < 0 ? -1 : ret, errno_name(ret < 0 ? -ret : 0));
+	if (dev && !getlink(dev, &type, addr, brd, sizeof(addr)))
+		printf(" type=%d addr=%s brd=%s", type, addr, brd);
+	printf("\n");
+}
+
+/* The multicast list of @dev in /proc/net/dev_mcast, as one obs line. */
+static void obs_mcast(const char *port, const char *step, const char *dev)
+{
+	char line[256], list[512] = "";
+	FILE *f = fopen("/proc/net/dev_mcast", "r");
+	size_t used = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char name[IFNAMSIZ + 1], a[128];
+		int idx, users, global;
+
+		if (sscanf(line, "%d %16s %d %d %127s", &idx, name, &users,
+			   &global, a) == 5 && !strcmp(name, dev))
+			used += snprintf(list + used, sizeof(list) - used,
+					 "%s%s", used ? "," : "", a);
+	}
+	if (f)
+		fclose(f);
+	printf("# obs setaddr.%s.%s: mcast=%s\n", port, step, used ? list : "-");
+}
+
+/* An ifreq for @dev whose ifr_hwaddr has family @family and, from
+ * sa_data on, ALEN bytes @first, @first + 1, ...: the last two lie past
+ * sa_data, in the rest of the ifr_ifru union, as a 16-byte address would. */
+static void hwreq(struct ifreq *ifr, const char *dev, int family, int first)
+{
+	unsigned char *p;
+
+	memset(ifr, 0, sizeof(*ifr));
+	snprintf(ifr->ifr_name, sizeof(ifr->ifr_name), "%s", dev);
+	ifr->ifr_hwaddr.sa_family = family;
+	p = (unsigned char *)ifr->ifr_hwaddr.sa_data;
+	for (int i = 0; i < ALEN; i++)
+		p[i] = first + i;
+}
+
+static int ioc(int fd, unsigned long req, void *arg)
+{
+	return ioctl(fd, req, arg) ? -errno : 0;
+}
+
+/* An arpreq for 192.0.2.1 with hardware address @first... of @family. */
+static void arpreq(struct arpreq *r, const char *dev, int family, int first,
+		   int flags)
+{
+	struct sockaddr_in *pa = (struct sockaddr_in *)&r->arp_pa;
+
+	memset(r, 0, sizeof(*r));
+	pa->sin_family = AF_INET;
+	pa->sin_addr.s_addr = htonl(0xc0000201);
+	r->arp_ha.sa_family = family;
+	for (int i = 0; i < 14; i++)
+		r->arp_ha.sa_data[i] = first + i;
+	r->arp_flags = flags;
+	if (dev)
+		snprintf(r->arp_dev, sizeof(r->arp_dev), "%s", dev);
+}
+
+/* The whole sequence with @port as the bond's only port. */
+static void run(const char *port, const char *bond)
+{
+	char slaves[64], mode[64], addr[80], brd[80];
+	unsigned char bytes[ALEN];
+	struct ifreq ifr;
+	struct arpreq ar;
+	int fd, type = -1, ret;
+
+	snprintf(mode, sizeof(mode), "%s/bonding/mode", bond);
+	snprintf(slaves, sizeof(slaves), "%s/bonding/slaves", bond);
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	obs(port, "port", 0, port);
+	obs(port, "bond_create", sysfs_op("bonding_masters", '+', bond), NULL);
+	obs(port, "bond_mode_active_backup", sysfs_write(mode, "active-backup"), NULL);
+	obs(port, "enslave", sysfs_op(slaves, '+', port), bond);
+	obs(port, "bond_up", nl_link_up(bond), bond);
+	getlink(bond, &type, addr, brd, sizeof(addr));
+
+	hwreq(&ifr, bond, 0, 0);
+	ret = ioc(fd, SIOCGIFHWADDR, &ifr);
+	hex(addr, sizeof(addr), (unsigned char *)ifr.ifr_hwaddr.sa_data, 14);
+	printf("# obs setaddr.%s.siocgifhwaddr: ret=%d errno=%s family=%d sa_data=%s\n",
+	       port, ret ? -1 : 0, errno_name(-ret), ifr.ifr_hwaddr.sa_family, addr);
+
+	hwreq(&ifr, bond, type, 0x20);
+	obs(port, "siocsifhwaddr", ioc(fd, SIOCSIFHWADDR, &ifr), bond);
+
+	for (int i = 0; i < ALEN; i++)
+		bytes[i] = 0x30 + i;
+	obs(port, "setlink_address", setlink(bond, IFLA_ADDRESS, bytes, ALEN), bond);
+	for (int i = 0; i < ALEN; i++)
+		bytes[i] = 0x40 + i;
+	obs(port, "setlink_broadcast", setlink(bond, IFLA_BROADCAST, bytes, ALEN), bond);
+
+	hwreq(&ifr, bond, AF_UNSPEC, 0x50);
+	obs(port, "siocaddmulti", ioc(fd, SIOCADDMULTI, &ifr), NULL);
+	obs_mcast(port, "after_addmulti", bond);
+	hwreq(&ifr, bond, AF_UNSPEC, 0x50);
+	obs(port, "siocdelmulti", ioc(fd, SIOCDELMULTI, &ifr), NULL);
+	obs_mcast(port, "after_delmulti", bond);
+
+	hwreq(&ifr, bond, type, 0x60);
+	obs(port, "siocsifhwbroadcast", ioc(fd, SIOCSIFHWBROADCAST, &ifr), bond);
+
+	/* ARP with the bond as device, family 0: the kernel takes dev->type. */
+	arpreq(&ar, bond, 0, 0x70, ATF_COM);
+	obs(port, "siocsarp_dev_family0", ioc(fd, SIOCSARP, &ar), NULL);
+	arpreq(&ar, bond, 0, 0, 0);
+	ret = ioc(fd, SIOCGARP, &ar);
+	hex(addr, sizeof(addr), (unsigned char *)ar.arp_ha.sa_data, 14);
+	printf("# obs setaddr.%s.siocgarp: ret=%d errno=%s family=%d flags=%#x ha=%s\n",
+	       port, ret ? -1 : 0, errno_name(-ret), ar.arp_ha.sa_family,
+	       ar.arp_flags, addr);
+	arpreq(&ar, bond, 0, 0, 0);
+	obs(port, "siocdarp_dev", ioc(fd, SIOCDARP, &ar), NULL);
+
+	/* Proxy ARP without a device: dev_getbyhwaddr() looks for one of
+	 * this type whose address is arp_ha's, compared over dev->addr_len
+	 * bytes: 16, so the last two are read past sa_data, from arp_pa's
+	 * sin_family (02 00).  The bond's own address (zeros) is given, so
+	 * nothing matches and the kernel says ENODEV, on 6.12 as released
+	 * too: the over-read, seen from user space. */
+	memset(bytes, 0, sizeof(bytes));
+	getlink_raw(bond, &type, addr, brd, sizeof(addr), bytes);
+	arpreq(&ar, NULL, type, 0, ATF_PUBL | ATF_COM);
+	memcpy(ar.arp_ha.sa_data, bytes, 14);
+	obs(port, "siocsarp_publ_nodev", ioc(fd, SIOCSARP, &ar), NULL);
+	arpreq(&ar, NULL, type, 0, ATF_PUBL);
+	memcpy(ar.arp_ha.sa_data, bytes, 14);
+	obs(port, "siocdarp_publ_nodev", ioc(fd, SIOCDARP, &ar), NULL);
+
+	obs(port, "release", sysfs_op(slaves, '-', port), port);
+	obs(port, "bond_delete", sysfs_op("bonding_masters", '-', bond), NULL);
+	close(fd);
+}
+
+#define GUEST_ONLY() do {						\
+	if (!in_test_guest())						\
+		SKIP(return, "not the test guest: no devices on a host"); \
+} while (0)
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
+TEST(bond_over_ip6tnl)
+{
+	GUEST_ONLY();
+	run("ip6tnl0", "sabond1");
+}
+
+TEST(bond_over_ip6gre)
+{
+	GUEST_ONLY();
+	run("ip6gre0", "sabond2");
+}
+
+#pragma GCC diagnostic pop
+
+TEST_HARNESS_MAIN
