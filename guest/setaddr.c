@@ -271,10 +271,11 @@ static void run(const char *port, const char *bond)
 
 	/* Proxy ARP without a device: dev_getbyhwaddr() looks for one of
 	 * this type whose address is arp_ha's, compared over dev->addr_len
-	 * bytes: 16, so the last two are read past sa_data, from arp_pa's
-	 * sin_family (02 00).  The bond's own address (zeros) is given, so
-	 * nothing matches and the kernel says ENODEV, on 6.12 as released
-	 * too: the over-read, seen from user space. */
+	 * bytes: 16, so the last two are read past sa_data, from the low
+	 * bytes of arp_flags (ATF_PUBL | ATF_COM: 0a 00).  The bond's own
+	 * address (zeros) is given, so nothing matches and the kernel says
+	 * ENODEV, on 6.12 as released too: the over-read, seen from user
+	 * space (docs/sockaddr-audit.md). */
 	memset(bytes, 0, sizeof(bytes));
 	getlink_raw(bond, &type, addr, brd, sizeof(addr), bytes);
 	arpreq(&ar, NULL, type, 0, ATF_PUBL | ATF_COM);
