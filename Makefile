@@ -8,7 +8,9 @@ export TOOLCHAIN BUILD
 
 # Guest suites packed into the initramfs, run in this order.
 # Peer suites first: some set sysctls and want a fresh kernel (guest/peers.mk).
-SUITES ?= $(PEER_SUITES) netdevs sockaddr_basic sockaddr_matrix bpf_sock_addr setaddr
+# Then the 32-bit builds (guest/compat.mk) through the compat paths.
+SUITES ?= $(PEER_SUITES) netdevs sockaddr_basic sockaddr_matrix bpf_sock_addr setaddr \
+	netdevs_m32 sockaddr_matrix_m32 setaddr_m32
 
 .PHONY: all run check check-full deps tree guest-bins host-bins print-suites report cover-letter export bounds-demo bench fuzz \
 	test-host clean help

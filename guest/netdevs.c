@@ -13,7 +13,9 @@
  * Each step prints "# obs netdevs.<device>.<step>: ret=<int>
  * errno=<ENAME|0>"; each device is one KTAP test.  /dev/vhci (hci0) is
  * not here: the controller lives only while its fd is open, so
- * sockaddr_matrix creates it.  Run anywhere but the test guest, every
+ * sockaddr_matrix creates it.  Built -m32 too (netdevs_m32, run after the
+ * 64-bit suites): it remakes the devices, and sets the addresses with
+ * SIOCSIFHWADDR through compat_ifreq.  Run anywhere but the test guest, every
  * test skips: this must never create devices on a host.
  */
 #define _GNU_SOURCE
@@ -87,6 +89,19 @@ static int step(const char *dev, const char *what, int ret)
 	return ret;
 }
 
+/*
+ * RTM_NEWLINK of a device made here, deleting the one an earlier run in
+ * this boot made (netdevs_m32 runs after netdevs): the 32-bit suites get
+ * devices made, and given their addresses, by a 32-bit program.
+ */
+static int newlink(const char *dev, const char *kind, const char *peer,
+		   const unsigned char *mac)
+{
+	if (if_nametoindex(dev))
+		step(dev, "dellink_earlier", nl_dellink(dev));
+	return step(dev, "newlink", nl_newlink(dev, kind, peer, mac));
+}
+
 #define GUEST_ONLY() do {						\
 	if (!in_test_guest())						\
 		SKIP(return, "not the test guest: no devices on a host"); \
@@ -99,24 +114,21 @@ static int step(const char *dev, const char *what, int ret)
 TEST(vcan0)
 {
 	GUEST_ONLY();
-	EXPECT_EQ(0, step("vcan0", "newlink", nl_newlink("vcan0", "vcan",
-							 NULL, NULL)));
+	EXPECT_EQ(0, newlink("vcan0", "vcan", NULL, NULL));
 	EXPECT_EQ(0, step("vcan0", "up", nl_link_up("vcan0")));
 }
 
 TEST(dummy0)
 {
 	GUEST_ONLY();
-	EXPECT_EQ(0, step("dummy0", "newlink",
-			  nl_newlink("dummy0", "dummy", NULL, dummy_mac)));
+	EXPECT_EQ(0, newlink("dummy0", "dummy", NULL, dummy_mac));
 	EXPECT_EQ(0, step("dummy0", "up", nl_link_up("dummy0")));
 }
 
 TEST(veth0)
 {
 	GUEST_ONLY();
-	EXPECT_EQ(0, step("veth0", "newlink",
-			  nl_newlink("veth0", "veth", "veth1", NULL)));
+	EXPECT_EQ(0, newlink("veth0", "veth", "veth1", NULL));
 	EXPECT_EQ(0, step("veth0", "up", nl_link_up("veth0")));
 	EXPECT_EQ(0, step("veth1", "up", nl_link_up("veth1")));
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Netlink requests netdevs needs: create a link (vcan, dummy, veth),
- * set one up, and bring an NFC device up.  One request per socket, acked.
+ * Netlink requests netdevs needs: create or delete a link (vcan, dummy,
+ * veth), set one up, and bring an NFC device up.  One request per socket, acked.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -126,6 +126,15 @@ int nl_newlink(const char *name, const char *kind, const char *peer,
 		nest_end(&r, data);
 	}
 	nest_end(&r, info);
+	return talk(NETLINK_ROUTE, &r, NULL);
+}
+
+int nl_dellink(const char *name)
+{
+	struct req r;
+
+	init_link(&r, RTM_DELLINK, 0);
+	put_str(&r, IFLA_IFNAME, name);
 	return talk(NETLINK_ROUTE, &r, NULL);
 }
 

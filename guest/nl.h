@@ -23,6 +23,7 @@ int nl_request(int proto, void *msg, void *reply, size_t size);
 /* All return 0 or -errno. */
 int nl_newlink(const char *name, const char *kind, const char *peer,
 	       const unsigned char *mac);
+int nl_dellink(const char *name);
 int nl_link_up(const char *name);
 /* NFC_CMD_DEV_UP on NFC device @idx (genetlink family "nfc"). */
 int nl_nfc_dev_up(unsigned int idx);

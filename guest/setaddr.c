@@ -2,25 +2,31 @@
 /*
  * Directed set-address tests: the paths where a hardware address longer
  * than sa_data's 14 bytes meets a struct sockaddr, which the fuzzer
- * reaches rarely or never.  An active-backup bond whose only port has a
- * 16-byte address takes the port's type and addr_len (bond_setup_by_slave):
+ * reaches rarely or never.  A master whose only port has a 16-byte
+ * address takes the port's type and addr_len: an active-backup bond
+ * (bond_setup_by_slave) and a team (team_setup_by_port; no team mode is
+ * set, as the type change does not depend on one).  The ports:
  *   ip6tnl0   ARPHRD_TUNNEL6 (769), the ip6_tunnel fallback device
  *   ip6gre0   ARPHRD_IP6GRE (823), the ip6_gre fallback device
- * Then, on the bond, each set-address path with the bond's real type and
+ *   ip6_vti0  ARPHRD_TUNNEL6 (769), the ip6_vti fallback device
+ * Then, on the master, each set-address path with its real type and
  * 16 bytes of address: SIOCSIFHWADDR, RTM_SETLINK IFLA_ADDRESS and
  * IFLA_BROADCAST, SIOCADDMULTI/SIOCDELMULTI, SIOCGIFHWADDR (14 bytes at
- * most), SIOCSIFHWBROADCAST, SIOCSARP with the bond as arp_dev and
+ * most), SIOCSIFHWBROADCAST, SIOCSARP with the master as arp_dev and
  * sa_family 0 (the kernel fills in the type) and ATF_PUBL without a
  * device (dev_getbyhwaddr() over the type).  Most over-14-byte accesses
  * left in 6.12 are reads no sanitizer sees, so every step prints what the
  * kernel returned and the address it stored, read back with RTM_GETLINK:
- *   # obs setaddr.<port>.<step>: ret=.. errno=..[ addr=<hex> brd=<hex>]
- * The bond is released and deleted at the end.  Run anywhere but the
- * test guest, every test skips.
+ *   # obs setaddr.<master kind>_<port>.<step>: ret=.. errno=..[ addr=.. brd=..]
+ * The master releases the port and is deleted at the end.  Built -m32 too
+ * (setaddr_m32, guest/compat.mk): the same steps through the compat
+ * ioctl paths.  Run anywhere but the test guest, every test skips.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <net/if.h>
 #include <net/if_arp.h>
 #include <netinet/in.h>
@@ -175,9 +181,16 @@ static void obs_mcast(const char *port, const char *step, const char *dev)
 	printf("# obs setaddr.%s.%s: mcast=%s\n", port, step, used ? list : "-");
 }
 
+/* Address bytes an ifreq holds from sa_data to the end of ifr_ifru: 22
+ * for a 64-bit program, 14 for a 32-bit one (the union is 16 bytes
+ * there, and the kernel's compat_ifreq copy zero-fills the rest). */
+#define IFRU_ADDR_ROOM	(sizeof(((struct ifreq *)0)->ifr_ifru) - \
+			 offsetof(struct sockaddr, sa_data))
+
 /* An ifreq for @dev whose ifr_hwaddr has family @family and, from
  * sa_data on, ALEN bytes @first, @first + 1, ...: the last two lie past
- * sa_data, in the rest of the ifr_ifru union, as a 16-byte address would. */
+ * sa_data, in the rest of the ifr_ifru union, as a 16-byte address would
+ * (a 32-bit program has no room for them). */
 static void hwreq(struct ifreq *ifr, const char *dev, int family, int first)
 {
 	unsigned char *p;
@@ -186,7 +199,7 @@ static void hwreq(struct ifreq *ifr, const char *dev, int family, int first)
 	snprintf(ifr->ifr_name, sizeof(ifr->ifr_name), "%s", dev);
 	ifr->ifr_hwaddr.sa_family = family;
 	p = (unsigned char *)ifr->ifr_hwaddr.sa_data;
-	for (int i = 0; i < ALEN; i++)
+	for (size_t i = 0; i < ALEN && i < IFRU_ADDR_ROOM; i++)
 		p[i] = first + i;
 }
 
@@ -212,81 +225,180 @@ static void arpreq(struct arpreq *r, const char *dev, int family, int first,
 		snprintf(r->arp_dev, sizeof(r->arp_dev), "%s", dev);
 }
 
-/* The whole sequence with @port as the bond's only port. */
-static void run(const char *port, const char *bond)
+/* RTM_NEWLINK of @dev with IFF_UP set (@up) or cleared. */
+static int link_updown(const char *dev, int up)
 {
-	char slaves[64], mode[64], addr[80], brd[80];
+	struct {
+		struct nlmsghdr h;
+		struct ifinfomsg ifi;
+		char buf[64];
+	} req = { 0 };
+
+	req.h.nlmsg_type = RTM_NEWLINK;
+	req.h.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi));
+	req.ifi.ifi_change = IFF_UP;
+	req.ifi.ifi_flags = up ? IFF_UP : 0;
+	nl_put(&req, IFLA_IFNAME, dev, strlen(dev) + 1);
+	return nl_request(NETLINK_ROUTE, &req, NULL, 0);
+}
+
+/* RTM_SETLINK IFLA_MASTER of @dev: @master's ifindex, or 0 to release. */
+static int set_master(const char *dev, const char *master)
+{
+	uint32_t idx = master ? if_nametoindex(master) : 0;
+
+	if (master && !idx)
+		return -ENODEV;
+	return setlink(dev, IFLA_MASTER, (const unsigned char *)&idx, sizeof(idx));
+}
+
+/*
+ * A master device kind: how one is made, takes and gives back its port,
+ * and goes away.  Each returns 0 or -errno.
+ */
+struct master_kind {
+	const char *name;
+	int (*create)(const char *master);
+	int (*enslave)(const char *master, const char *port);
+	int (*release)(const char *master, const char *port);
+	int (*destroy)(const char *master);
+};
+
+/* Bonding through sysfs, the interface bond's own documentation uses;
+ * active-backup, the mode whose first port gives the bond its type. */
+static int bond_create(const char *bond)
+{
+	char mode[64];
+	int ret = sysfs_op("bonding_masters", '+', bond);
+
+	snprintf(mode, sizeof(mode), "%s/bonding/mode", bond);
+	return ret ? ret : sysfs_write(mode, "active-backup");
+}
+
+static int bond_slaves(const char *bond, char op, const char *port)
+{
+	char slaves[64];
+
+	snprintf(slaves, sizeof(slaves), "%s/bonding/slaves", bond);
+	return sysfs_op(slaves, op, port);
+}
+
+static int bond_enslave(const char *bond, const char *port)
+{
+	return bond_slaves(bond, '+', port);
+}
+
+static int bond_release(const char *bond, const char *port)
+{
+	return bond_slaves(bond, '-', port);
+}
+
+static int bond_destroy(const char *bond)
+{
+	return sysfs_op("bonding_masters", '-', bond);
+}
+
+/* Team over rtnetlink; a team port must be down when it is added. */
+static int team_create(const char *team)
+{
+	return nl_newlink(team, "team", NULL, NULL);
+}
+
+static int team_enslave(const char *team, const char *port)
+{
+	int ret = link_updown(port, 0);
+
+	return ret ? ret : set_master(port, team);
+}
+
+static int team_release(const char *team, const char *port)
+{
+	(void)team;
+	return set_master(port, NULL);
+}
+
+static const struct master_kind bond_kind = {
+	"bond", bond_create, bond_enslave, bond_release, bond_destroy,
+};
+static const struct master_kind team_kind = {
+	"team", team_create, team_enslave, team_release, nl_dellink,
+};
+
+/* The whole sequence on a @mk @master whose only port is @port_dev;
+ * obs lines are keyed <kind>_<port_dev>. */
+static void run(const struct master_kind *mk, const char *master,
+		const char *port_dev)
+{
+	char key[40], addr[80], brd[80];
 	unsigned char bytes[ALEN];
 	struct ifreq ifr;
 	struct arpreq ar;
 	int fd, type = -1, ret;
 
-	snprintf(mode, sizeof(mode), "%s/bonding/mode", bond);
-	snprintf(slaves, sizeof(slaves), "%s/bonding/slaves", bond);
+	snprintf(key, sizeof(key), "%s_%s", mk->name, port_dev);
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	obs(port, "port", 0, port);
-	obs(port, "bond_create", sysfs_op("bonding_masters", '+', bond), NULL);
-	obs(port, "bond_mode_active_backup", sysfs_write(mode, "active-backup"), NULL);
-	obs(port, "enslave", sysfs_op(slaves, '+', port), bond);
-	obs(port, "bond_up", nl_link_up(bond), bond);
-	getlink(bond, &type, addr, brd, sizeof(addr));
+	obs(key, "port", 0, port_dev);
+	obs(key, "master_create", mk->create(master), NULL);
+	obs(key, "enslave", mk->enslave(master, port_dev), master);
+	obs(key, "master_up", nl_link_up(master), master);
+	getlink(master, &type, addr, brd, sizeof(addr));
 
-	hwreq(&ifr, bond, 0, 0);
+	hwreq(&ifr, master, 0, 0);
 	ret = ioc(fd, SIOCGIFHWADDR, &ifr);
 	hex(addr, sizeof(addr), (unsigned char *)ifr.ifr_hwaddr.sa_data, 14);
 	printf("# obs setaddr.%s.siocgifhwaddr: ret=%d errno=%s family=%d sa_data=%s\n",
-	       port, ret ? -1 : 0, errno_name(-ret), ifr.ifr_hwaddr.sa_family, addr);
+	       key, ret ? -1 : 0, errno_name(-ret), ifr.ifr_hwaddr.sa_family, addr);
 
-	hwreq(&ifr, bond, type, 0x20);
-	obs(port, "siocsifhwaddr", ioc(fd, SIOCSIFHWADDR, &ifr), bond);
+	hwreq(&ifr, master, type, 0x20);
+	obs(key, "siocsifhwaddr", ioc(fd, SIOCSIFHWADDR, &ifr), master);
 
 	for (int i = 0; i < ALEN; i++)
 		bytes[i] = 0x30 + i;
-	obs(port, "setlink_address", setlink(bond, IFLA_ADDRESS, bytes, ALEN), bond);
+	obs(key, "setlink_address", setlink(master, IFLA_ADDRESS, bytes, ALEN), master);
 	for (int i = 0; i < ALEN; i++)
 		bytes[i] = 0x40 + i;
-	obs(port, "setlink_broadcast", setlink(bond, IFLA_BROADCAST, bytes, ALEN), bond);
+	obs(key, "setlink_broadcast", setlink(master, IFLA_BROADCAST, bytes, ALEN), master);
 
-	hwreq(&ifr, bond, AF_UNSPEC, 0x50);
-	obs(port, "siocaddmulti", ioc(fd, SIOCADDMULTI, &ifr), NULL);
-	obs_mcast(port, "after_addmulti", bond);
-	hwreq(&ifr, bond, AF_UNSPEC, 0x50);
-	obs(port, "siocdelmulti", ioc(fd, SIOCDELMULTI, &ifr), NULL);
-	obs_mcast(port, "after_delmulti", bond);
+	hwreq(&ifr, master, AF_UNSPEC, 0x50);
+	obs(key, "siocaddmulti", ioc(fd, SIOCADDMULTI, &ifr), NULL);
+	obs_mcast(key, "after_addmulti", master);
+	hwreq(&ifr, master, AF_UNSPEC, 0x50);
+	obs(key, "siocdelmulti", ioc(fd, SIOCDELMULTI, &ifr), NULL);
+	obs_mcast(key, "after_delmulti", master);
 
-	hwreq(&ifr, bond, type, 0x60);
-	obs(port, "siocsifhwbroadcast", ioc(fd, SIOCSIFHWBROADCAST, &ifr), bond);
+	hwreq(&ifr, master, type, 0x60);
+	obs(key, "siocsifhwbroadcast", ioc(fd, SIOCSIFHWBROADCAST, &ifr), master);
 
-	/* ARP with the bond as device, family 0: the kernel takes dev->type. */
-	arpreq(&ar, bond, 0, 0x70, ATF_COM);
-	obs(port, "siocsarp_dev_family0", ioc(fd, SIOCSARP, &ar), NULL);
-	arpreq(&ar, bond, 0, 0, 0);
+	/* ARP with the master as device, family 0: the kernel takes dev->type. */
+	arpreq(&ar, master, 0, 0x70, ATF_COM);
+	obs(key, "siocsarp_dev_family0", ioc(fd, SIOCSARP, &ar), NULL);
+	arpreq(&ar, master, 0, 0, 0);
 	ret = ioc(fd, SIOCGARP, &ar);
 	hex(addr, sizeof(addr), (unsigned char *)ar.arp_ha.sa_data, 14);
 	printf("# obs setaddr.%s.siocgarp: ret=%d errno=%s family=%d flags=%#x ha=%s\n",
-	       port, ret ? -1 : 0, errno_name(-ret), ar.arp_ha.sa_family,
+	       key, ret ? -1 : 0, errno_name(-ret), ar.arp_ha.sa_family,
 	       ar.arp_flags, addr);
-	arpreq(&ar, bond, 0, 0, 0);
-	obs(port, "siocdarp_dev", ioc(fd, SIOCDARP, &ar), NULL);
+	arpreq(&ar, master, 0, 0, 0);
+	obs(key, "siocdarp_dev", ioc(fd, SIOCDARP, &ar), NULL);
 
 	/* Proxy ARP without a device: dev_getbyhwaddr() looks for one of
 	 * this type whose address is arp_ha's, compared over dev->addr_len
 	 * bytes: 16, so the last two are read past sa_data, from the low
-	 * bytes of arp_flags (ATF_PUBL | ATF_COM: 0a 00).  The bond's own
+	 * bytes of arp_flags (ATF_PUBL | ATF_COM: 0a 00).  The master's own
 	 * address (zeros) is given, so nothing matches and the kernel says
 	 * ENODEV, on 6.12 as released too: the over-read, seen from user
 	 * space (docs/sockaddr-audit.md). */
 	memset(bytes, 0, sizeof(bytes));
-	getlink_raw(bond, &type, addr, brd, sizeof(addr), bytes);
+	getlink_raw(master, &type, addr, brd, sizeof(addr), bytes);
 	arpreq(&ar, NULL, type, 0, ATF_PUBL | ATF_COM);
 	memcpy(ar.arp_ha.sa_data, bytes, 14);
-	obs(port, "siocsarp_publ_nodev", ioc(fd, SIOCSARP, &ar), NULL);
+	obs(key, "siocsarp_publ_nodev", ioc(fd, SIOCSARP, &ar), NULL);
 	arpreq(&ar, NULL, type, 0, ATF_PUBL);
 	memcpy(ar.arp_ha.sa_data, bytes, 14);
-	obs(port, "siocdarp_publ_nodev", ioc(fd, SIOCDARP, &ar), NULL);
+	obs(key, "siocdarp_publ_nodev", ioc(fd, SIOCDARP, &ar), NULL);
 
-	obs(port, "release", sysfs_op(slaves, '-', port), port);
-	obs(port, "bond_delete", sysfs_op("bonding_masters", '-', bond), NULL);
+	obs(key, "release", mk->release(master, port_dev), port_dev);
+	obs(key, "master_delete", mk->destroy(master), NULL);
 	close(fd);
 }
 
@@ -301,13 +413,37 @@ static void run(const char *port, const char *bond)
 TEST(bond_over_ip6tnl)
 {
 	GUEST_ONLY();
-	run("ip6tnl0", "sabond1");
+	run(&bond_kind, "sabond1", "ip6tnl0");
 }
 
 TEST(bond_over_ip6gre)
 {
 	GUEST_ONLY();
-	run("ip6gre0", "sabond2");
+	run(&bond_kind, "sabond2", "ip6gre0");
+}
+
+TEST(bond_over_vti6)
+{
+	GUEST_ONLY();
+	run(&bond_kind, "sabond3", "ip6_vti0");
+}
+
+TEST(team_over_ip6tnl)
+{
+	GUEST_ONLY();
+	run(&team_kind, "sateam1", "ip6tnl0");
+}
+
+TEST(team_over_ip6gre)
+{
+	GUEST_ONLY();
+	run(&team_kind, "sateam2", "ip6gre0");
+}
+
+TEST(team_over_vti6)
+{
+	GUEST_ONLY();
+	run(&team_kind, "sateam3", "ip6_vti0");
 }
 
 #pragma GCC diagnostic pop

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest suite setaddr: directed set-address tests on a bond whose port has
 # a 16-byte hardware address (included by host/host.mk).
-$(BUILD)/guest/setaddr: $(GUEST_DIR)/setaddr.c $(GUEST_DIR)/nl.c \
-			$(GUEST_DIR)/nl.h $(GUEST_DIR)/guestenv.h \
-			$(SUITE_UTIL) $(KSELFTEST_HDRS)
+GUEST_SRCS_setaddr := $(GUEST_DIR)/setaddr.c $(GUEST_DIR)/nl.c \
+		      $(GUEST_DIR)/nl.h $(GUEST_DIR)/guestenv.h \
+		      $(SUITE_UTIL) $(KSELFTEST_HDRS)
+
+$(BUILD)/guest/setaddr: $(GUEST_SRCS_setaddr)
 	@mkdir -p $(@D)
 	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)

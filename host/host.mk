@@ -7,6 +7,8 @@
 #   $(BUILD)/guest/sockaddr_basic   first guest suite (static)
 #   $(BUILD)/guest/netdevs          guest devices for the matrix (static)
 #   $(BUILD)/guest/sockaddr_matrix  every socket kind x address (static)
+#   further suites: guest/*.mk, one file each (guest/compat.mk: the
+#   32-bit builds, <suite>_m32)
 # Phony targets: host-tools, guest-progs, host-check (runs the unit tests).
 
 # Repository root, as the includer named it ("." for "include host/host.mk"):
@@ -50,17 +52,19 @@ $(BUILD)/guest/sockaddr_basic: $(GUEST_DIR)/sockaddr_basic.c $(SUITE_UTIL) \
 	@mkdir -p $(@D)
 	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)
 
-$(BUILD)/guest/netdevs: $(GUEST_DIR)/netdevs.c $(GUEST_DIR)/nl.c \
-			$(GUEST_DIR)/nl.h $(GUEST_DIR)/guestenv.h \
-			$(KSELFTEST_HDRS)
+# GUEST_SRCS_<suite>: a suite's sources, named once for its 64-bit build
+# here and its 32-bit one in guest/compat.mk.
+GUEST_SRCS_netdevs := $(GUEST_DIR)/netdevs.c $(GUEST_DIR)/nl.c \
+		      $(GUEST_DIR)/nl.h $(GUEST_DIR)/guestenv.h $(KSELFTEST_HDRS)
+GUEST_SRCS_sockaddr_matrix := $(GUEST_DIR)/sockaddr_matrix.c \
+			      $(GUEST_DIR)/matrix_kinds.c $(GUEST_DIR)/matrix.h \
+			      $(GUEST_DIR)/guestenv.h $(SUITE_UTIL) $(KSELFTEST_HDRS)
+
+$(BUILD)/guest/netdevs: $(GUEST_SRCS_netdevs)
 	@mkdir -p $(@D)
 	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)
 
-$(BUILD)/guest/sockaddr_matrix: $(GUEST_DIR)/sockaddr_matrix.c \
-				$(GUEST_DIR)/matrix_kinds.c \
-				$(GUEST_DIR)/matrix.h $(GUEST_DIR)/guestenv.h \
-				$(SUITE_UTIL) \
-				$(KSELFTEST_HDRS)
+$(BUILD)/guest/sockaddr_matrix: $(GUEST_SRCS_sockaddr_matrix)
 	@mkdir -p $(@D)
 	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)
 

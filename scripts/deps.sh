@@ -10,6 +10,8 @@ PKGS=(linux-source-6.12 qemu-system-x86 make gcc-12 libc6-dev
 	dwarves ccache cpio xz-utils kmod python3 git shellcheck
 	# rsync: make headers_install (the peer suites build against the uapi headers)
 	rsync
+	# gcc-multilib: the 32-bit (-m32) builds of the suites, for the compat paths
+	gcc-multilib
 	# quilt: the Debian export is checked the way Debian's build applies it
 	quilt
 	# ip for the tree's test_progs in make check-btf (netns, veth)

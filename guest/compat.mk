@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: GPL-2.0
+# 32-bit builds of suites, <suite>_m32 (included by host/host.mk): the
+# same sources as the 64-bit suite (GUEST_SRCS_<suite>), built -m32, so
+# that in the same boot their socket calls and ioctls go through the
+# kernel's compat paths (compat_ifreq, compat msghdr, compat socketcall).
+# Needs IA32_EMULATION (config/compat.config) and Debian's gcc-multilib.
+COMPAT_SUITES := netdevs sockaddr_matrix setaddr
+
+.SECONDEXPANSION:
+$(patsubst %,$(BUILD)/guest/%_m32,$(COMPAT_SUITES)): $(BUILD)/guest/%_m32: $$(GUEST_SRCS_$$*)
+	@mkdir -p $(@D)
+	$(GUEST_CC) -m32 -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)
