@@ -26,4 +26,10 @@ static inline int in_test_guest(void)
 	       S_ISDIR(st.st_mode);
 }
 
+/* First statement of a kselftest_harness.h test that makes devices. */
+#define GUEST_ONLY() do {						\
+	if (!in_test_guest())						\
+		SKIP(return, "not the test guest: no devices on a host"); \
+} while (0)
+
 #endif

@@ -102,11 +102,6 @@ static int newlink(const char *dev, const char *kind, const char *peer,
 	return step(dev, "newlink", nl_newlink(dev, kind, peer, mac));
 }
 
-#define GUEST_ONLY() do {						\
-	if (!in_test_guest())						\
-		SKIP(return, "not the test guest: no devices on a host"); \
-} while (0)
-
 /* TEST() passes a variant that plain tests never use. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
