@@ -25,7 +25,10 @@
  * records are scanned; the first kernel report (a line of
  * config/kernel-reports: WARNING, BUG, KASAN, UBSAN, Oops, FORTIFY, ...)
  * stops the run, printing the seed and the last
- * 32 calls.  Output is KTAP with one test, as a kselftest program.
+ * 32 calls.  At the end, per op and per set-address path (fuzz_net.c),
+ * the calls made and those that returned 0; a dry run prints the path
+ * lines too, with nothing counted.  Output is KTAP with one test, as a
+ * kselftest program.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -400,6 +403,7 @@ static int dry_run(unsigned long n)
 		desc_to_ring(&g, i, &c, &digest);
 		printf("#%lu %s\n", i + 1, ring[i % RING]);
 	}
+	fz_net_print_paths();	/* all 0: nothing ran; the digest stays last */
 	printf("digest=%016" PRIx64 " calls=%lu seed=%" PRIu64 "\n", digest,
 	       n, seed);
 	return 0;
@@ -678,6 +682,7 @@ int main(int argc, char **argv)
 	       " reports=%d time=%.0fs rate=%.0f/s\n", seed, made, p.n, digest,
 	       reports, el, el > 0 ? made / el : 0.0);
 	print_tallies();
+	fz_net_print_paths();
 	if (old_level > 5)
 		klogctl(8, NULL, old_level);
 	if (child < 0 && old_oops[0])

@@ -7,6 +7,10 @@
 #define FUZZ_H
 
 #include <stdint.h>
+#include <sys/socket.h>
+
+/* sa_data's 14 bytes: the paths are about hardware addresses longer. */
+#define FZ_SA_DATA_LEN	((int)sizeof(((struct sockaddr *)0)->sa_data))
 
 /* splitmix64: tiny, and every output depends on the whole state. */
 static inline uint64_t fz_mix64(uint64_t z)
@@ -38,14 +42,14 @@ void fz_fill(void *buf, unsigned long len, uint32_t c);
 /* Netdev side (fuzz_net.c). */
 enum { NET_HWADDR, NET_HWBCAST, NET_ADDMULTI, NET_DELMULTI, NET_GETHW,
        NET_NLADDR, NET_ARP_SET, NET_ARP_GET, NET_ARP_DEL, NET_LINK,
-       NET_MASTER };
+       NET_MASTER, NET_BOND_MODE };
 
 struct fz_netcall {
 	int what;	/* NET_* */
 	int dev;	/* index into the device table; -1: none (arp) */
 	int fam;	/* sa_family to write; -1: the device's type */
 	int len, len2;	/* IFLA_ADDRESS / IFLA_BROADCAST lengths, -1: absent */
-	int arg;	/* arp flags, up/down, master device, rtm type */
+	int arg;	/* arp flags, up/down, master device, rtm type, bond mode */
 	uint32_t ip;	/* arp_pa, host order */
 	uint32_t c;	/* content seed */
 };
@@ -55,11 +59,19 @@ extern const int fz_ndevs;
 #define FZ_DEV_BOND	6
 #define FZ_DEV_TEAM	7
 const char *fz_dev_name(int i);
+/*
+ * The addr_len device @i is made with (not what the guest has now): the
+ * generator, which never looks at the guest, leans on it to reach the
+ * paths where an address longer than sa_data meets a struct sockaddr.
+ */
+int fz_dev_alen0(int i);
 /* Create the devices, print one line each; 0 or -errno (no ctl socket). */
 int fz_net_setup(void);
 void fz_net_done(void);
-/* Run one call; returns >= 0 or -errno. */
+/* Run one call; returns >= 0 or -errno.  Counts it on its paths. */
 int fz_net_exec(const struct fz_netcall *n);
+/* One "# fuzz: path NAME calls=N ok=M" line per set-address path. */
+void fz_net_print_paths(void);
 
 /* --- calls (fuzz_gen.c makes them, fuzz.c runs them) */
 
@@ -67,7 +79,7 @@ int fz_net_exec(const struct fz_netcall *n);
 
 enum { OP_OPEN, OP_CLOSE, OP_BIND, OP_CONNECT, OP_LISTEN, OP_SENDTO,
        OP_SENDMSG, OP_GETSOCKNAME, OP_GETPEERNAME, OP_SETSOCKOPT,
-       OP_GETSOCKOPT, OP_NET, FZ_NOPS = OP_NET + NET_MASTER + 1 };
+       OP_GETSOCKOPT, OP_NET, FZ_NOPS = OP_NET + NET_BOND_MODE + 1 };
 extern const char *const fz_op_name[FZ_NOPS];
 
 enum { PLACE_NORMAL, PLACE_TAIL, PLACE_NULL };

@@ -21,13 +21,13 @@ const char *const fz_op_name[FZ_NOPS] = {
 	"open", "close", "bind", "connect", "listen", "sendto", "sendmsg",
 	"getsockname", "getpeername", "setsockopt", "getsockopt",
 	"hwaddr", "hwbcast", "addmulti", "delmulti", "gethwaddr", "nladdr",
-	"arp_set", "arp_get", "arp_del", "link", "master",
+	"arp_set", "arp_get", "arp_del", "link", "master", "bondmode",
 };
 
 /* Per mille; the address calls get most, the costly link ones least. */
 static const short weight[FZ_NOPS] = {
-	60, 8, 112, 100, 20, 90, 90, 55, 50, 130, 40,
-	45, 35, 15, 10, 10, 60, 30, 15, 10, 10, 5,
+	60, 8, 112, 100, 20, 90, 90, 55, 50, 127, 40,
+	45, 35, 15, 10, 10, 60, 30, 15, 10, 10, 5, 3,
 };
 
 /* Lengths at the edges of every sockaddr the series touches. */
@@ -41,10 +41,14 @@ static const int opt_len[] = {
 };
 static const int int_val[] = { 0, 1, -1, 2, 255, 65535, INT_MAX, 4096 };
 static const int hw_len[] = { 0, 1, 4, 5, 6, 7, 8, 14, 15, 16, 17, 32, 33, 40 };
+/* The types of the fuzzer's devices (ARPHRD_NETROM is 0), and two more. */
 static const int hw_fam[] = {
 	ARPHRD_ETHER, ARPHRD_LOOPBACK, ARPHRD_TUNNEL, ARPHRD_TUNNEL6, ARPHRD_SIT,
-	ARPHRD_IPGRE, ARPHRD_IEEE802154, ARPHRD_CAN, ARPHRD_NONE, 0xfffe,
+	ARPHRD_IPGRE, ARPHRD_IP6GRE, ARPHRD_IEEE802154, ARPHRD_CAN,
+	ARPHRD_ROSE, ARPHRD_NETROM, ARPHRD_NONE, 0xfffe,
 };
+/* The types whose devices have 16-byte addresses, longer than sa_data. */
+static const int long_fam[] = { ARPHRD_TUNNEL6, ARPHRD_IP6GRE };
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define PICK(r, a) ((a)[fz_below(r, N(a))])
@@ -179,6 +183,20 @@ static void gen_obuf(struct fz_rng *r, struct fz_buf *b, const int *lens,
 	b->c = (uint32_t)fz_next(r);
 }
 
+/*
+ * A device made with an address longer than sa_data.  From the table,
+ * not the guest: the guest's addr_len decides only how a call counts.
+ */
+static int long_dev(struct fz_rng *r)
+{
+	int longs[64], n = 0;
+
+	for (int i = 0; i < fz_ndevs && n < N(longs); i++)
+		if (fz_dev_alen0(i) > FZ_SA_DATA_LEN)
+			longs[n++] = i;
+	return n ? longs[fz_below(r, n)] : (int)fz_below(r, fz_ndevs);
+}
+
 static void gen_net(struct fz_rng *r, int what, struct fz_netcall *n)
 {
 	uint32_t p;
@@ -187,7 +205,8 @@ static void gen_net(struct fz_rng *r, int what, struct fz_netcall *n)
 	n->what = what;
 	n->dev = fz_below(r, fz_ndevs);
 	p = fz_below(r, 100);
-	n->fam = p < 60 ? -1 : p < 75 ? 0 : (int)PICK(r, hw_fam);
+	n->fam = p < 60 ? -1 : p < 70 ? 0 : p < 75 ? PICK(r, long_fam) :
+		 (int)PICK(r, hw_fam);
 	if (what == NET_ADDMULTI || what == NET_DELMULTI)
 		n->fam = p < 80 ? AF_UNSPEC : n->fam;
 	n->len = n->len2 = -1;
@@ -209,8 +228,13 @@ static void gen_net(struct fz_rng *r, int what, struct fz_netcall *n)
 		 */
 		p = fz_below(r, 10);
 		n->dev = p < 2 ? -1 : p < 7 ? 1 + (int)fz_below(r, 2) : n->dev;
+		/*
+		 * A 16-byte type often: without arp_dev and with ATF_PUBL
+		 * it makes dev_getbyhwaddr() compare 16 bytes of sa_data.
+		 */
 		p = fz_below(r, 100);
-		n->fam = p < 50 ? -1 : p < 70 ? ARPHRD_ETHER : p < 80 ? 0 :
+		n->fam = p < 45 ? -1 : p < 60 ? ARPHRD_ETHER : p < 70 ? 0 :
+			 p < 80 ? PICK(r, long_fam) : p < 90 ? PICK(r, hw_fam) :
 			 (int)fz_below(r, 1024);
 		/* ATF_COM, PERM, PUBL, USETRAILERS, NETMASK, DONTPUB */
 		n->arg = (fz_below(r, 128) & 0x7e) | (fz_below(r, 2) ? 2 : 0);
@@ -220,11 +244,30 @@ static void gen_net(struct fz_rng *r, int what, struct fz_netcall *n)
 			(1 + fz_below(r, 8));
 		break;
 	case NET_LINK:
-		n->arg = fz_below(r, 10) < 7;	/* mostly up: paths need it */
+		/*
+		 * Mostly up: paths need it.  Often the masters and the
+		 * 16-byte devices, which must be down to change the bond's
+		 * mode or to be enslaved.
+		 */
+		p = fz_below(r, 6);
+		if (p < 2)
+			n->dev = long_dev(r);
+		else if (p < 3)
+			n->dev = fz_below(r, 2) ? FZ_DEV_BOND : FZ_DEV_TEAM;
+		n->arg = fz_below(r, 10) < 7;
 		break;
 	case NET_MASTER:
+		/* Half the ports have 16-byte addresses the master takes. */
+		if (fz_below(r, 2))
+			n->dev = long_dev(r);
 		p = fz_below(r, 3);
 		n->arg = p == 0 ? FZ_DEV_BOND : p == 1 ? FZ_DEV_TEAM : -1;
+		break;
+	case NET_BOND_MODE:
+		/* balance-rr and active-backup mostly; 7 is no mode. */
+		n->dev = FZ_DEV_BOND;
+		p = fz_below(r, 10);
+		n->arg = p < 4 ? 0 : p < 8 ? 1 : (int)fz_below(r, 8);
 		break;
 	}
 	n->c = (uint32_t)fz_next(r);
@@ -262,6 +305,10 @@ static void net_desc(char *d, int dsz, const struct fz_netcall *n)
 	case NET_MASTER:
 		snprintf(d, dsz, "master %s %s", fz_dev_name(n->dev),
 			 n->arg < 0 ? "none" : fz_dev_name(n->arg));
+		break;
+	case NET_BOND_MODE:
+		snprintf(d, dsz, "bondmode %s mode=%d", fz_dev_name(n->dev),
+			 n->arg);
 		break;
 	case NET_GETHW:
 		snprintf(d, dsz, "gethwaddr %s", fz_dev_name(n->dev));

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The fuzzer's network devices: one of every kind the guest config can
- * create (so every addr_len: 0, 4, 6, 8, 16), and the calls that set
- * their addresses: SIOCSIFHWADDR, SIOCSIFHWBROADCAST, SIOCADDMULTI,
- * rtnetlink IFLA_ADDRESS/IFLA_BROADCAST, the ARP ioctls, up/down and
- * enslaving to bond/team (which copies addresses between devices).
- * The table is fixed so that the generator, which never looks at the
- * guest, names the same device on every run; a device that could not
- * be made just answers ENODEV.
+ * create (so every addr_len: 0, 4, 5, 6, 7, 8, 16), and the calls that
+ * set their addresses: SIOCSIFHWADDR, SIOCSIFHWBROADCAST, SIOCADDMULTI,
+ * rtnetlink IFLA_ADDRESS/IFLA_BROADCAST, the ARP ioctls, up/down,
+ * enslaving to bond/team (the master takes the port's type and
+ * addr_len) and the bond's mode.  The table is fixed so that the
+ * generator, which never looks at the guest, names the same device on
+ * every run; a device that could not be made just answers ENODEV.
+ * Each call is counted on the set-address paths it takes, by the
+ * device's addr_len at that moment (fz_net_print_paths()).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -31,58 +33,82 @@
 #include "fuzz.h"
 #include "nl.h"
 
-enum how { EXISTING, LINK, VETH, MACVLAN, TUN4, TUN6, GRE4, GRE6, TUNTAP };
+enum how { EXISTING, LINK, VETH, MACVLAN, TUN4, TUN6, GRE4, GRE6, VTI6,
+	   TUNTAP };
 
 struct fdev {
 	const char *name, *kind;
 	enum how how;
 	int flags;		/* TUNSETIFF flags */
-	int present, ifindex, type, addr_len;
+	int alen0;		/* addr_len its kind has when made */
 };
 
 /*
  * Order matters: macvlan needs fz_dummy, fz_veth1 comes with fz_veth0;
  * fuzz.h names fz_bond and fz_team by index (FZ_DEV_*), fuzz_gen.c the
- * ARP devices fz_dummy and fz_veth0 (1 and 2).
+ * ARP devices fz_dummy and fz_veth0 (1 and 2).  New devices go at the
+ * end, so that those indices stay.
  */
-static struct fdev devs[] = {
-	{ "lo", NULL, EXISTING, 0, 0, 0, 0, 0 },
-	{ "fz_dummy", "dummy", LINK, 0, 0, 0, 0, 0 },
-	{ "fz_veth0", "veth", VETH, 0, 0, 0, 0, 0 },
-	{ "fz_veth1", NULL, EXISTING, 0, 0, 0, 0, 0 },
-	{ "fz_vcan", "vcan", LINK, 0, 0, 0, 0, 0 },
-	{ "fz_macvlan", "macvlan", MACVLAN, 0, 0, 0, 0, 0 },
-	{ "fz_bond", "bond", LINK, 0, 0, 0, 0, 0 },
-	{ "fz_team", "team", LINK, 0, 0, 0, 0, 0 },
-	{ "fz_nlmon", "nlmon", LINK, 0, 0, 0, 0, 0 },
-	{ "fz_ipip", "ipip", TUN4, 0, 0, 0, 0, 0 },
-	{ "fz_gre", "gre", GRE4, 0, 0, 0, 0, 0 },
-	{ "fz_ip6tnl", "ip6tnl", TUN6, 0, 0, 0, 0, 0 },
-	{ "fz_ip6gre", "ip6gre", GRE6, 0, 0, 0, 0, 0 },
-	{ "fz_sit", "sit", TUN4, 0, 0, 0, 0, 0 },
+static const struct fdev devs[] = {
+	{ "lo", NULL, EXISTING, 0, 6 },
+	{ "fz_dummy", "dummy", LINK, 0, 6 },
+	{ "fz_veth0", "veth", VETH, 0, 6 },
+	{ "fz_veth1", NULL, EXISTING, 0, 6 },
+	{ "fz_vcan", "vcan", LINK, 0, 0 },
+	{ "fz_macvlan", "macvlan", MACVLAN, 0, 6 },
+	{ "fz_bond", "bond", LINK, 0, 6 },
+	{ "fz_team", "team", LINK, 0, 6 },
+	{ "fz_nlmon", "nlmon", LINK, 0, 0 },
+	{ "fz_ipip", "ipip", TUN4, 0, 4 },
+	{ "fz_gre", "gre", GRE4, 0, 4 },
+	{ "fz_ip6tnl", "ip6tnl", TUN6, 0, 16 },
+	{ "fz_ip6gre", "ip6gre", GRE6, 0, 16 },
+	{ "fz_sit", "sit", TUN4, 0, 4 },
 	/* Fallback devices the tunnel drivers register by themselves. */
-	{ "tunl0", NULL, EXISTING, 0, 0, 0, 0, 0 },
-	{ "gre0", NULL, EXISTING, 0, 0, 0, 0, 0 },
-	{ "gretap0", NULL, EXISTING, 0, 0, 0, 0, 0 },
-	{ "erspan0", NULL, EXISTING, 0, 0, 0, 0, 0 },
-	{ "ip6tnl0", NULL, EXISTING, 0, 0, 0, 0, 0 },
-	{ "ip6gre0", NULL, EXISTING, 0, 0, 0, 0, 0 },
-	{ "ip6gretap0", NULL, EXISTING, 0, 0, 0, 0, 0 },
-	{ "sit0", NULL, EXISTING, 0, 0, 0, 0, 0 },
-	{ "fz_tun", "tun", TUNTAP, IFF_TUN | IFF_NO_PI, 0, 0, 0, 0 },
-	{ "fz_tap", "tap", TUNTAP, IFF_TAP | IFF_NO_PI, 0, 0, 0, 0 },
+	{ "tunl0", NULL, EXISTING, 0, 4 },
+	{ "gre0", NULL, EXISTING, 0, 4 },
+	{ "gretap0", NULL, EXISTING, 0, 6 },
+	{ "erspan0", NULL, EXISTING, 0, 6 },
+	{ "ip6tnl0", NULL, EXISTING, 0, 16 },
+	{ "ip6gre0", NULL, EXISTING, 0, 16 },
+	{ "ip6gretap0", NULL, EXISTING, 0, 6 },
+	{ "sit0", NULL, EXISTING, 0, 4 },
+	{ "fz_tun", "tun", TUNTAP, IFF_TUN | IFF_NO_PI, 0 },
+	{ "fz_tap", "tap", TUNTAP, IFF_TAP | IFF_NO_PI, 6 },
 	/* mac802154_hwsim's radios: addr_len 8. */
-	{ "wpan0", NULL, EXISTING, 0, 0, 0, 0, 0 },
-	{ "wpan1", NULL, EXISTING, 0, 0, 0, 0, 0 },
+	{ "wpan0", NULL, EXISTING, 0, 8 },
+	{ "wpan1", NULL, EXISTING, 0, 8 },
+	/* AF_ROSE and AF_NETROM register rose0-9 and nr0-3 at boot. */
+	{ "rose0", NULL, EXISTING, 0, 5 },
+	{ "nr0", NULL, EXISTING, 0, 7 },
+	/* ip6_vti's fallback and one of our own: ARPHRD_TUNNEL6, 16 bytes. */
+	{ "ip6_vti0", NULL, EXISTING, 0, 16 },
+	{ "fz_vti6", "vti6", VTI6, 0, 16 },
 };
 
-const int fz_ndevs = sizeof(devs) / sizeof(devs[0]);
+#define NDEVS ((int)(sizeof(devs) / sizeof(devs[0])))
+const int fz_ndevs = NDEVS;
+
+/*
+ * What the guest has now: enslaving gives a bond or team its port's
+ * type and addr_len, so these are read again after each call that can
+ * change them (refresh()), never only once at setup.
+ */
+static struct dstate {
+	int present, ifindex, type, addr_len;
+} cur[NDEVS];
+
 static int ctl = -1, nlfd = -1;
 static int tunfds[2] = { -1, -1 };
 
 const char *fz_dev_name(int i)
 {
 	return i >= 0 && i < fz_ndevs ? devs[i].name : "";
+}
+
+int fz_dev_alen0(int i)
+{
+	return i >= 0 && i < fz_ndevs ? devs[i].alen0 : -1;
 }
 
 static int ifidx(const char *name)
@@ -157,7 +183,7 @@ static void put_name(struct req *r, const char *name)
 	put(r, IFLA_IFNAME, name, strlen(name) + 1);
 }
 
-static int link_create(struct fdev *d)
+static int link_create(const struct fdev *d)
 {
 	struct nlattr *info, *data;
 	struct req r;
@@ -183,11 +209,13 @@ static int link_create(struct fdev *d)
 	if (d->how != MACVLAN) {
 		data = put(&r, IFLA_INFO_DATA, NULL, 0);
 		v4 = htonl(0x0a090000 + d->how * 16 + (d->name[3] & 15));
-		inet_pton(AF_INET6, d->how == TUN6 ? "fd00::1" : "fd00::2", &v6);
+		inet_pton(AF_INET6, d->how == TUN6 ? "fd00::1" :
+			  d->how == VTI6 ? "fd00::3" : "fd00::2", &v6);
 		switch (d->how) {
 		case TUN4: put(&r, IFLA_IPTUN_REMOTE, &v4, 4); break;
 		case TUN6: put(&r, IFLA_IPTUN_REMOTE, &v6, 16); break;
 		case GRE4: put(&r, IFLA_GRE_REMOTE, &v4, 4); break;
+		case VTI6: put(&r, IFLA_VTI_REMOTE, &v6, 16); break;
 		default:   put(&r, IFLA_GRE_REMOTE, &v6, 16); break;
 		}
 		nest_end(&r, data);
@@ -196,7 +224,7 @@ static int link_create(struct fdev *d)
 	return nl_talk(&r);
 }
 
-static int tuntap_create(struct fdev *d, int *fdp)
+static int tuntap_create(const struct fdev *d, int *fdp)
 {
 	struct ifreq ifr;
 	int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
@@ -228,6 +256,24 @@ static int read_addr_len(const char *name)
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	return n > 0 ? atoi(buf) : -1;
+}
+
+/* Read device @i's index, type and addr_len from the guest. */
+static void refresh(int i)
+{
+	struct dstate *s = &cur[i];
+	struct ifreq ifr;
+
+	s->ifindex = ifidx(devs[i].name);
+	s->present = s->ifindex != 0;
+	s->type = s->addr_len = -1;
+	if (!s->present)
+		return;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", devs[i].name);
+	if (!ioctl(ctl, SIOCGIFHWADDR, &ifr))
+		s->type = ifr.ifr_hwaddr.sa_family;
+	s->addr_len = read_addr_len(devs[i].name);
 }
 
 static int add_v4(const char *name, uint32_t addr, int plen)
@@ -282,30 +328,24 @@ int fz_net_setup(void)
 	if (ctl < 0 || nlfd < 0)
 		return -errno;
 	for (i = 0; i < fz_ndevs; i++) {
-		struct fdev *d = &devs[i];
-		struct ifreq ifr;
+		const struct fdev *d = &devs[i];
+		struct dstate *s = &cur[i];
 
 		ret = 0;
 		if (d->how == TUNTAP)
 			ret = tuntap_create(d, &tunfds[t++]);
 		else if (d->how != EXISTING)
 			ret = link_create(d);
-		d->ifindex = ifidx(d->name);
-		if (!d->ifindex) {
+		refresh(i);
+		if (!s->present) {
 			printf("# fuzz: dev %s absent (%s%s%s): skipped\n",
 			       d->name, d->kind ? d->kind : "not created",
 			       ret ? ": " : "", ret ? ename(-ret) : "");
 			continue;
 		}
-		d->present = 1;
-		memset(&ifr, 0, sizeof(ifr));
-		snprintf(ifr.ifr_name, IFNAMSIZ, "%s", d->name);
-		d->type = ioctl(ctl, SIOCGIFHWADDR, &ifr) ? -1 :
-			  ifr.ifr_hwaddr.sa_family;
-		d->addr_len = read_addr_len(d->name);
-		ret = set_up(d->ifindex, 1);
+		ret = set_up(s->ifindex, 1);
 		printf("# fuzz: dev %s type=%d addr_len=%d ifindex=%d up=%s\n",
-		       d->name, d->type, d->addr_len, d->ifindex,
+		       d->name, s->type, s->addr_len, s->ifindex,
 		       ret ? ename(-ret) : "ok");
 	}
 	/* IPv4 subnets give SIOCSARP without arp_dev a route to follow. */
@@ -322,13 +362,13 @@ void fz_net_done(void)
 
 static void ifr_prep(struct ifreq *ifr, const struct fz_netcall *n)
 {
-	const struct fdev *d = &devs[n->dev];
+	const struct dstate *s = &cur[n->dev];
 
 	/* Random bytes over the whole union: reads past sa_data see junk. */
 	fz_fill(ifr, sizeof(*ifr), n->c);
 	memset(ifr->ifr_name, 0, IFNAMSIZ);
-	snprintf(ifr->ifr_name, IFNAMSIZ, "%s", d->name);
-	ifr->ifr_hwaddr.sa_family = n->fam < 0 ? (d->present ? d->type : 1) :
+	snprintf(ifr->ifr_name, IFNAMSIZ, "%s", devs[n->dev].name);
+	ifr->ifr_hwaddr.sa_family = n->fam < 0 ? (s->present ? s->type : 1) :
 				    n->fam;
 }
 
@@ -339,15 +379,15 @@ static int ioctl_ret(int fd, unsigned long cmd, void *arg)
 
 static int do_nladdr(const struct fz_netcall *n)
 {
-	const struct fdev *d = &devs[n->dev];
+	const struct dstate *s = &cur[n->dev];
 	unsigned char bytes[96];
 	struct req r;
 
 	fz_fill(bytes, sizeof(bytes), n->c);
 	req_init(&r, n->arg ? RTM_SETLINK : RTM_NEWLINK, 0,
-		 d->present ? d->ifindex : 0);
-	if (!d->present)
-		put_name(&r, d->name);
+		 s->present ? s->ifindex : 0);
+	if (!s->present)
+		put_name(&r, devs[n->dev].name);
 	if (n->len >= 0)
 		put(&r, IFLA_ADDRESS, bytes, n->len);
 	if (n->len2 >= 0)
@@ -366,17 +406,50 @@ int fz_known_bugs;
 
 static int do_master(const struct fz_netcall *n)
 {
-	const struct fdev *d = &devs[n->dev];
-	uint32_t m = n->arg >= 0 ? devs[n->arg].ifindex : 0;
+	const struct dstate *s = &cur[n->dev];
+	uint32_t m = n->arg >= 0 ? cur[n->arg].ifindex : 0;
 	struct req r;
 
-	if (!d->present || (n->arg >= 0 && !devs[n->arg].present))
+	if (!s->present || (n->arg >= 0 && !cur[n->arg].present))
 		return -ENODEV;
-	if (!fz_known_bugs && n->arg >= 0 && d->type == ARPHRD_IEEE802154)
+	if (!fz_known_bugs && n->arg >= 0 && s->type == ARPHRD_IEEE802154)
 		return -EPERM;
-	req_init(&r, RTM_SETLINK, 0, d->ifindex);
+	req_init(&r, RTM_SETLINK, 0, s->ifindex);
 	put(&r, IFLA_MASTER, &m, 4);
 	return nl_talk(&r);
+}
+
+/*
+ * The bond's mode: active-backup takes ports that cannot set a MAC
+ * address (the 16-byte tunnels), balance-rr refuses them.  The kernel
+ * changes it only while the bond is down and has no ports.
+ */
+static int do_bond_mode(const struct fz_netcall *n)
+{
+	const struct dstate *s = &cur[n->dev];
+	struct nlattr *info, *data;
+	uint8_t mode = n->arg;
+	struct req r;
+
+	if (!s->present)
+		return -ENODEV;
+	req_init(&r, RTM_NEWLINK, 0, s->ifindex);
+	info = put(&r, IFLA_LINKINFO, NULL, 0);
+	put(&r, IFLA_INFO_KIND, "bond", sizeof("bond"));
+	data = put(&r, IFLA_INFO_DATA, NULL, 0);
+	put(&r, IFLA_BOND_MODE, &mode, 1);
+	nest_end(&r, data);
+	nest_end(&r, info);
+	return nl_talk(&r);
+}
+
+/* arp_ha's family: the one drawn, else the device's type now. */
+static int arp_fam(const struct fz_netcall *n)
+{
+	if (n->fam >= 0)
+		return n->fam;
+	return n->dev >= 0 && cur[n->dev].present ? cur[n->dev].type :
+	       ARPHRD_ETHER;
 }
 
 static int do_arp(const struct fz_netcall *n)
@@ -396,13 +469,11 @@ static int do_arp(const struct fz_netcall *n)
 	memset(a.arp_dev, 0, sizeof(a.arp_dev));
 	if (n->dev >= 0)
 		snprintf(a.arp_dev, sizeof(a.arp_dev), "%s", devs[n->dev].name);
-	a.arp_ha.sa_family = n->fam >= 0 ? n->fam :
-			     n->dev >= 0 && devs[n->dev].present ?
-			     devs[n->dev].type : ARPHRD_ETHER;
+	a.arp_ha.sa_family = arp_fam(n);
 	return ioctl_ret(ctl, cmd[n->what - NET_ARP_SET], &a);
 }
 
-int fz_net_exec(const struct fz_netcall *n)
+static int exec_net(const struct fz_netcall *n)
 {
 	struct ifreq ifr;
 
@@ -426,10 +497,143 @@ int fz_net_exec(const struct fz_netcall *n)
 	case NET_ARP_DEL:
 		return do_arp(n);
 	case NET_LINK:
-		return devs[n->dev].present ?
-		       set_up(devs[n->dev].ifindex, n->arg) : -ENODEV;
+		return cur[n->dev].present ?
+		       set_up(cur[n->dev].ifindex, n->arg) : -ENODEV;
 	case NET_MASTER:
 		return do_master(n);
+	case NET_BOND_MODE:
+		return do_bond_mode(n);
 	}
 	return -ENOSYS;
+}
+
+/* --- set-address paths: which ones the calls reach, by addr_len */
+
+/*
+ * Each path is split by the addr_len the device has when the call is
+ * made: alen16 is longer than sa_data (16 on every such device here),
+ * alen14 fits in it; nodev is an ARP call without arp_dev.  Two more:
+ * master.alen16, a set-address call on a bond or team that took a
+ * 16-byte port's addr_len, and siocsarp.publ16, SIOCSARP with ATF_PUBL
+ * and ATF_COM but no arp_dev, where dev_getbyhwaddr() compares the
+ * addr_len of every device of arp_ha's type: a type with a 16-byte
+ * device.  config/fuzz-paths names those make check requires.
+ */
+/* In NET_*'s order: a call finds its path by offset. */
+enum { P_HWADDR, P_HWBCAST, P_ADDMULTI, P_DELMULTI, P_GETHW, P_NL_ADDR,
+       P_NL_BCAST, P_ARP_SET, P_ARP_GET, P_ARP_DEL, NPATHS };
+enum { C_ALEN16, C_ALEN14, C_NODEV, NCLASSES };
+
+static const char *const path_name[NPATHS] = {
+	"siocsifhwaddr", "siocsifhwbroadcast", "siocaddmulti", "siocdelmulti",
+	"siocgifhwaddr", "setlink_address", "setlink_broadcast", "siocsarp",
+	"siocgarp", "siocdarp",
+};
+static const char *const class_name[NCLASSES] = { "alen16", "alen14", "nodev" };
+
+struct count {
+	unsigned long calls, ok;
+};
+static struct count paths[NPATHS][NCLASSES], master16, publ16;
+
+/* -1: an absent device (ENODEV before any path). */
+static int dev_class(int dev)
+{
+	if (dev < 0)
+		return C_NODEV;
+	if (!cur[dev].present || cur[dev].addr_len < 0)
+		return -1;
+	return cur[dev].addr_len > FZ_SA_DATA_LEN ? C_ALEN16 : C_ALEN14;
+}
+
+/* Does a device of @type have an address longer than sa_data now? */
+static int long_type(int type)
+{
+	for (int i = 0; i < NDEVS; i++)
+		if (cur[i].present && cur[i].type == type &&
+		    cur[i].addr_len > FZ_SA_DATA_LEN)
+			return 1;
+	return 0;
+}
+
+static void count(struct count *c, int ret)
+{
+	c->calls++;
+	c->ok += ret == 0;
+}
+
+/* Count call @n, which returned @ret, by the state it was made in. */
+static void count_paths(const struct fz_netcall *n, int ret)
+{
+	int cl = dev_class(n->dev), set = 0;
+
+	switch (n->what) {
+	case NET_HWADDR:
+	case NET_HWBCAST:
+	case NET_ADDMULTI:
+	case NET_DELMULTI:
+		set = 1;
+		/* fallthrough */
+	case NET_GETHW:
+		if (cl >= 0)
+			count(&paths[P_HWADDR + n->what - NET_HWADDR][cl], ret);
+		break;
+	case NET_NLADDR:
+		/* RTM_SETLINK only; RTM_NEWLINK counts in op nladdr alone. */
+		if (!n->arg || cl < 0)
+			break;
+		if (n->len >= 0)
+			count(&paths[P_NL_ADDR][cl], ret);
+		if (n->len2 >= 0)
+			count(&paths[P_NL_BCAST][cl], ret);
+		set = n->len >= 0 || n->len2 >= 0;
+		break;
+	case NET_ARP_SET:
+	case NET_ARP_GET:
+	case NET_ARP_DEL:
+		if (cl >= 0)
+			count(&paths[P_ARP_SET + n->what - NET_ARP_SET][cl], ret);
+		if (n->what == NET_ARP_SET && n->dev < 0 &&
+		    (n->arg & (ATF_PUBL | ATF_COM)) == (ATF_PUBL | ATF_COM) &&
+		    long_type(arp_fam(n)))
+			count(&publ16, ret);
+		break;
+	}
+	if (set && cl == C_ALEN16 &&
+	    (n->dev == FZ_DEV_BOND || n->dev == FZ_DEV_TEAM))
+		count(&master16, ret);
+}
+
+int fz_net_exec(const struct fz_netcall *n)
+{
+	int ret = exec_net(n);
+
+	count_paths(n, ret);	/* cur[] is still the state before the call */
+	if (n->what == NET_MASTER) {
+		/* The port, and the masters it left or joined. */
+		refresh(n->dev);
+		refresh(FZ_DEV_BOND);
+		refresh(FZ_DEV_TEAM);
+	} else if (n->what == NET_LINK) {
+		refresh(n->dev);
+	}
+	return ret;
+}
+
+static void print_path(const char *name, const char *cls,
+		       const struct count *c)
+{
+	printf("# fuzz: path %s.%s calls=%lu ok=%lu\n", name, cls, c->calls,
+	       c->ok);
+}
+
+void fz_net_print_paths(void)
+{
+	for (int p = 0; p < NPATHS; p++)
+		for (int cl = 0; cl < NCLASSES; cl++)
+			if (cl != C_NODEV || p >= P_ARP_SET)
+				print_path(path_name[p], class_name[cl],
+					   &paths[p][cl]);
+	print_path("master", "alen16", &master16);
+	print_path("siocsarp", "publ16", &publ16);
 }

@@ -95,6 +95,25 @@ else
 	result fail fuzz "$n calls, seed ${FUZZ_SEED:-1}: see $(rel "$BUILD/logs/fuzz.out")"
 fi
 sed -n '/^fuzz summary/,$p' "$BUILD/logs/fuzz.out"
+# Reach: every path config/fuzz-paths lists got calls in that run, one
+# result each, from the summary's "path NAME calls=N ok=M" lines.
+fuzz_paths() {
+	local seen name got
+	seen=$(sed -n 's/^ *path \([^ ]*\) calls=\([0-9]*\) ok=\([0-9]*\)$/\1 \2 \3/p' "$1")
+	while read -r name; do
+		got=$(awk -v p="$name" '$1 == p {v = $2 " calls, " $3 " ok"} END {print v}' <<<"$seen")
+		if [ -z "$got" ]; then
+			result fail "fuzz-path-$name" "missing from the fuzzer's output"
+		else
+			check "fuzz-path-$name" "$got" test "${got%% *}" -gt 0
+		fi
+	done < <(sed 's/#.*//' "$ROOT/config/fuzz-paths" | awk 'NF {print $1}')
+}
+if [ -r "$ROOT/config/fuzz-paths" ]; then
+	fuzz_paths "$BUILD/logs/fuzz.out"
+else
+	result fail fuzz-paths "no config/fuzz-paths"
+fi
 stage_end
 
 if [ -n "${CHECK_FULL:-}" ]; then

@@ -13,6 +13,9 @@
 # Exit 0 only if the boot was clean (scripts/boot.sh: no KASAN, UBSAN,
 # WARNING, BUG, Oops on the console), the fuzzer passed, it made all N
 # calls and its digest equals the host's dry run of the same seed.
+# The summary lists the calls per op and per set-address path
+# ("path NAME calls=N ok=M"); make check requires calls on the paths
+# config/fuzz-paths lists, this script does not.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
@@ -79,6 +82,8 @@ note "digest:          ${digest:-?} (host dry run of ${made:-$n}: $host_digest$(
 note "kernel reports:  ${reports:-?} seen by the fuzzer, $console report lines on the console"
 note "time:            ${ftime:-?}s fuzzing (${rate:-?} calls/s), ${dur}s boot in all"
 fz 'op ' | sed 's/^/    /'
+# Calls per set-address path; make check judges them (config/fuzz-paths).
+fz 'path ' | sed 's/^/    /'
 note "logs:            $(rel "$log"), $(rel "$ktap")"
 
 fail=()

@@ -5,6 +5,8 @@
 #   - another seed gives another digest;
 #   - a shorter run is a prefix of a longer one (call i depends only on
 #     the seed and i, not on how many calls follow);
+#   - it prints a path line for every path config/fuzz-paths lists (the
+#     names make check looks for in the guest's output);
 #   - without --dry-run, off the test guest, it refuses (exit 4).
 # Usage: tests/fuzz_replay.sh [N] [SEED]   (default 5000 1)
 # Prints "ok - ..." / "not ok - ..." per check; exits 1 if any failed.
@@ -38,7 +40,7 @@ digest() { tail -n 1 "$1" | sed -n 's/^digest=\([0-9a-f]\{16\}\) .*/\1/p'; }
 "$bin" --dry-run "$((n / 2))" "$seed" >"$tmp/half"
 
 check "dry run prints $n calls and a digest line" \
-	test "$(grep -c '^#[0-9]* ' "$tmp/a")" = "$n" -a -n "$(digest "$tmp/a")"
+	test "$(grep -c '^#[0-9][0-9]* ' "$tmp/a")" = "$n" -a -n "$(digest "$tmp/a")"
 check "seed $seed twice: same calls and digest ($(digest "$tmp/a"))" \
 	cmp -s "$tmp/a" "$tmp/b"
 check "seed $other: another digest ($(digest "$tmp/c"))" \
@@ -47,6 +49,10 @@ check "seed $other: another call list" \
 	test "$(head -n "$n" "$tmp/a" | md5sum)" != "$(head -n "$n" "$tmp/c" | md5sum)"
 check "first $((n / 2)) calls do not depend on N" \
 	cmp -s <(head -n "$((n / 2))" "$tmp/a") <(head -n "$((n / 2))" "$tmp/half")
+sed 's/#.*//' "$ROOT/config/fuzz-paths" | awk 'NF {print $1}' >"$tmp/want"
+sed -n 's/^# fuzz: path \([^ ]*\) calls=0 ok=0$/\1/p' "$tmp/a" >"$tmp/paths"
+check "dry run prints each of the $(wc -l <"$tmp/want") paths of config/fuzz-paths" \
+	test -s "$tmp/want" -a -z "$(grep -v -x -F -f "$tmp/paths" "$tmp/want")"
 
 # Safe only where in_test_guest() cannot be true: it needs /suites.
 if [ -d /suites ]; then
