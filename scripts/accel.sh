@@ -2,7 +2,7 @@
 # Decide the QEMU accelerator: a short bounded test boot under KVM; any
 # failure or hang falls back to TCG.  The answer is cached in build/accel.
 #
-# Usage: scripts/accel.sh BZIMAGE      prints "kvm" or "tcg"
+# Usage: scripts/accel.sh KERNEL       prints "kvm" or "tcg"
 # Env:   ACCEL=kvm|tcg forces; KVM_PROBE_TIMEOUT (s, default 20);
 #        KVM_DEV (default /dev/kvm) lets the fault tests point elsewhere.
 set -euo pipefail
@@ -19,9 +19,9 @@ dev=${KVM_DEV:-/dev/kvm}
 if [ -r "$dev" ] && [ -w "$dev" ]; then
 	log=$(mktemp)
 	# KVM "works" only if the kernel gets far enough to print its banner.
-	timeout -k 2 "${KVM_PROBE_TIMEOUT:-20}" qemu-system-x86_64 -accel kvm -m 256 \
+	timeout -k 2 "${KVM_PROBE_TIMEOUT:-20}" "$ARCH_QEMU" -accel kvm -m 256 \
 		-nodefaults -display none -no-reboot -serial "file:$log" \
-		-kernel "$kernel" -append "console=ttyS0 panic=-1 rdinit=/nonexistent" \
+		-kernel "$kernel" -append "console=$ARCH_CONSOLE panic=-1 rdinit=/nonexistent" \
 		>/dev/null 2>&1 || true
 	if grep -q "Linux version" "$log"; then verdict=kvm; fi
 	rm -f "$log"

@@ -19,7 +19,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tc=${TOOLCHAIN:-clang}
 rounds=${ROUNDS:-3} ms=${BENCH_MS:-500}
-accel=$("$ROOT"/scripts/accel.sh "$(objdir baseline "$tc")/arch/x86/boot/bzImage")
+accel=$("$ROOT"/scripts/accel.sh "$(kernel_image "$(objdir baseline "$tc")")")
 # sleep=off: idle guest time costs nothing (boot waits on timers).
 qextra='' clock="host time"
 if [ "$accel" = tcg ] && [ "${ICOUNT:-1}" = 1 ]; then
@@ -31,10 +31,10 @@ mkdir -p "$dir"
 rm -f "$dir"/*.ktap "$dir"/*.log
 
 for v in baseline patched; do
-	[ -f "$(objdir "$v" "$tc")/arch/x86/boot/bzImage" ] ||
+	[ -f "$(kernel_image "$(objdir "$v" "$tc")")" ] ||
 		die "no $v kernel for $tc: run make check (or TOOLCHAIN=$tc make check) first"
 done
-make -s -C "$ROOT" "$BUILD/guest/init" "$BUILD/guest/sockaddr_bench"
+make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/guest/init" "$BUILD/guest/sockaddr_bench"
 "$ROOT"/scripts/initramfs.sh "$BUILD/guest/bench.cpio" "$BUILD/guest/init" "$BUILD/guest/sockaddr_bench"
 
 stage "bench: $rounds rounds x {baseline, patched}, at least ${ms} ms per op, $tc"
@@ -42,7 +42,7 @@ for r in $(seq 1 "$rounds"); do
 	for v in baseline patched; do
 		log=$dir/$v-$r.log
 		# kunit.enable=0: no KUnit at boot, only the benchmark runs.
-		QEMU_EXTRA=$qextra "$ROOT"/scripts/boot.sh "$(objdir "$v" "$tc")/arch/x86/boot/bzImage" \
+		QEMU_EXTRA=$qextra "$ROOT"/scripts/boot.sh "$(kernel_image "$(objdir "$v" "$tc")")" \
 			"$BUILD/guest/bench.cpio" "$log" suites=sockaddr_bench \
 			bench.ms="$ms" kunit.enable=0 >"$dir/$v-$r.out" 2>&1 ||
 			{ cat "$dir/$v-$r.out" >&2; die "bench boot $v round $r failed"; }

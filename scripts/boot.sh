@@ -19,12 +19,9 @@ mkdir -p "$(dirname "$log")"
 : >"$log"; : >"$ktap"
 
 # panic=-1 + -no-reboot: a panic ends QEMU at once instead of hanging.
-# noapic: 6.12's MP-table IO-APIC setup can take a level interrupt on a
-# pin whose chip data is not set yet (KASAN null-ptr-deref in
-# mask_ioapic_irq, seen once in a dozen TCG boots, unrelated to the
-# series); the legacy PIC avoids that race.
-append="console=ttyS0 panic=-1 noapic ktap=/dev/ttyS1 dummy.numdummies=0 suite_timeout=${SUITE_TIMEOUT:-900} $*"
-qemu=(qemu-system-x86_64 -accel "$accel" -m "${GUEST_MEM:-2048}" -smp "${GUEST_SMP:-1}"
+# The machine's own console and arguments: config/arches.
+append="console=$ARCH_CONSOLE panic=-1 $ARCH_APPEND ktap=/dev/ttyS1 dummy.numdummies=0 suite_timeout=${SUITE_TIMEOUT:-900} $*"
+qemu=("$ARCH_QEMU" -accel "$accel" -m "${GUEST_MEM:-2048}" -smp "${GUEST_SMP:-1}"
 	-nodefaults -display none -no-reboot -serial "file:$log" -serial "file:$ktap"
 	-kernel "$kernel" -initrd "$initrd" -append "$append")
 [ "$accel" = kvm ] && qemu+=(-cpu host)

@@ -1,9 +1,9 @@
 #!/bin/bash
-# Build bzImage for one tree with one toolchain, through ccache, with
+# Build the kernel image (config/arches) for one tree with one toolchain, through ccache, with
 # reproducible KBUILD_BUILD_* so two builds of the same source compare.
 #
 # Usage: scripts/build.sh SRC OBJ TOOLCHAIN   (TOOLCHAIN: gcc | clang)
-# BUILD_TARGETS: kbuild targets (default bzImage; make check-btf adds
+# BUILD_TARGETS: kbuild targets (default the arch profile's image; make check-btf adds
 # modules, for the Module.symvers an external module needs).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -15,10 +15,11 @@ stage "kernel $tc $(basename "$src" | sed s/^src-//)"
 # Skip make entirely when source commit, worktree state, config and
 # toolchain are those of the last good build: a no-op kbuild walk alone
 # takes tens of seconds on 2 cores.
-targets=${BUILD_TARGETS:-bzImage}
+targets=${BUILD_TARGETS:-$ARCH_TARGET}
+image=$(kernel_image "$obj")
 key="$tc $(git -C "$src" rev-parse HEAD) $(git -C "$src" status --porcelain | sha256sum | cut -c1-16) $(cat "$obj/.frag-sum")${BUILD_TARGETS:+ $targets}"
-if [ -f "$obj/arch/x86/boot/bzImage" ] && [ "$(cat "$obj/.built-key" 2>/dev/null)" = "$key" ]; then
-	note "bzImage up to date"
+if [ -f "$image" ] && [ "$(cat "$obj/.built-key" 2>/dev/null)" = "$key" ]; then
+	note "$(basename "$image") up to date"
 	stage_end
 	exit 0
 fi
@@ -42,5 +43,5 @@ if ! with_heartbeat "$log" "${mk[@]}" $targets; then
 fi
 warn=$(grep -c 'warning:' "$log" || true)
 echo "$key" >"$obj/.built-key"
-note "built $(rel "$obj")/arch/x86/boot/bzImage ($(stat -c %s "$obj/arch/x86/boot/bzImage") bytes, $warn warnings)"
+note "built $(rel "$image") ($(stat -c %s "$image") bytes, $warn warnings)"
 stage_end

@@ -21,7 +21,7 @@ mkdir -p "$logs"
 for v in baseline patched; do
 	k=$(objdir "$v" gcc-btf)
 	# modules: Module.symvers, for bpf_testmod's M= build.
-	EXTRA_FRAGMENTS=$ROOT/config/btf.config BUILD_TARGETS="bzImage modules" \
+	EXTRA_FRAGMENTS=$ROOT/config/btf.config BUILD_TARGETS="$ARCH_TARGET modules" \
 		"$ROOT"/scripts/build.sh "$BUILD/src-$v" "$k" gcc
 	grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$k/.config" ||
 		die "$v: CONFIG_DEBUG_INFO_BTF did not survive olddefconfig"
@@ -29,7 +29,7 @@ for v in baseline patched; do
 	"$ROOT"/scripts/test-progs-build.sh "$BUILD/src-$v" "$k" "$BUILD/tp-$v"
 	stage_end
 done
-make -s -C "$ROOT" "$BUILD/guest/init" "$BUILD/guest/bpf_sock_addr" \
+make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/guest/init" "$BUILD/guest/bpf_sock_addr" \
 	"$BUILD/guest/test_progs_sock_addr" "$BUILD/host/ktapdiff"
 
 # cpio_bin GUEST_PATH HOST_PATH: a dynamic binary and its libraries.
@@ -60,7 +60,7 @@ done
 stage "boot baseline + patched (gcc-12 + BTF, in parallel)"
 for v in baseline patched; do
 	# kunit.enable=0: only the two BPF suites run.
-	"$ROOT"/scripts/boot.sh "$(objdir "$v" gcc-btf)/arch/x86/boot/bzImage" "$BUILD/guest/btf-$v.cpio" \
+	"$ROOT"/scripts/boot.sh "$(kernel_image "$(objdir "$v" gcc-btf)")" "$BUILD/guest/btf-$v.cpio" \
 		"$logs/btf-$v.log" kunit.enable=0 >"$logs/btf-boot-$v.out" 2>&1 &
 	eval "pid_$v=$!"
 done

@@ -25,14 +25,14 @@ done
 scripts/guest.sh || fatal guest "guest programs did not build"
 
 stage "harness fault tests (boot)"
-scripts/test-boot-faults.sh "$(objdir baseline "$tc")/arch/x86/boot/bzImage" "$BUILD/guest/initramfs.cpio"
+scripts/test-boot-faults.sh "$(kernel_image "$(objdir baseline "$tc")")" "$BUILD/guest/initramfs.cpio"
 stage_end
 
 # Both kernels boot at once: each TCG guest uses one host core.
 stage "boot baseline + patched ($tc, in parallel)"
-note "accelerator: $(scripts/accel.sh "$(objdir baseline "$tc")/arch/x86/boot/bzImage")"
+note "accelerator: $(scripts/accel.sh "$(kernel_image "$(objdir baseline "$tc")")")"
 for v in baseline patched; do
-	scripts/boot.sh "$(objdir "$v" "$tc")/arch/x86/boot/bzImage" "$BUILD/guest/initramfs.cpio" \
+	scripts/boot.sh "$(kernel_image "$(objdir "$v" "$tc")")" "$BUILD/guest/initramfs.cpio" \
 		"$BUILD/logs/check-$tc-$v.log" >"$BUILD/logs/boot-$v.out" 2>&1 &
 	eval "pid_$v=$!"
 done

@@ -5,7 +5,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 # Why each package: see README.md "Dependencies".
-PKGS=(linux-source-6.12 qemu-system-x86 make gcc-12 libc6-dev
+PKGS=(linux-source-6.12 "$ARCH_QEMU_PKG" make gcc-12 libc6-dev
 	clang-19 lld-19 llvm-19 bc bison flex libelf-dev libssl-dev
 	dwarves ccache cpio xz-utils kmod python3 git shellcheck
 	# rsync: make headers_install (the peer suites build against the uapi headers)

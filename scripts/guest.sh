@@ -4,9 +4,9 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 stage "guest programs + initramfs"
-make -s -C "$ROOT" guest-bins
+make -s -C "$ROOT" BUILD="$BUILD" guest-bins
 # shellcheck disable=SC2046
 "$ROOT"/scripts/initramfs.sh "$BUILD/guest/initramfs.cpio" "$BUILD/guest/init" \
-	$(make -s -C "$ROOT" --no-print-directory print-suites)
-note "initramfs $(stat -c %s "$BUILD/guest/initramfs.cpio") bytes: $(make -s -C "$ROOT" --no-print-directory print-suites | xargs -n1 basename | tr '\n' ' ')"
+	$(make -s -C "$ROOT" --no-print-directory BUILD="$BUILD" print-suites)
+note "initramfs $(stat -c %s "$BUILD/guest/initramfs.cpio") bytes: $(make -s -C "$ROOT" --no-print-directory BUILD="$BUILD" print-suites | xargs -n1 basename | tr '\n' ' ')"
 stage_end

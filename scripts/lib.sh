@@ -210,6 +210,16 @@ kbuild_repro_env() {
 	export KBUILD_BUILD_TIMESTAMP="1980-01-01" KBUILD_BUILD_USER=user KBUILD_BUILD_HOST=host
 }
 
+# deb_localversion VARIANT: what make deb appends to the release of
+# the baseline or patched kernel package (never Debian's +deb12).
+deb_localversion() {
+	case "$1" in
+	patched) echo +sockaddr ;;
+	baseline) echo +baseline ;;
+	*) die "unknown variant '$1' (baseline or patched)" ;;
+	esac
+}
+
 # ccache_env: the one compiler cache of every kernel build (main
 # kernels, check-bisect, check-testmod, dkms-check): ccache's usual
 # per-user cache, so it outlives a fresh clone of the project; entries
@@ -234,6 +244,28 @@ toolchain() {
 	KBUILD_CC=("${TC_VARS[@]}" CC="ccache $TC_CC")
 	export TC_CC TC_FRAGMENT
 	: "$name"
+}
+
+# arch_profile: ARCH_* for $ARCH (default x86_64) from config/arches:
+# the kbuild target, the kernel image (kernel_image OBJDIR gives its
+# path), the QEMU binary and its Debian package, the console, and the
+# kernel arguments the machine needs.  Only the boot side reads it: the
+# kernel build itself runs kbuild for the host's architecture.
+arch_profile() {
+	local line name append
+	line=$(awk -v a="${ARCH:-x86_64}" '!/^#/ && $1 == a' "$ROOT/config/arches")
+	[ -n "$line" ] || die "unknown ARCH '${ARCH:-}' (config/arches has: $(awk '!/^#/ && NF {printf "%s ", $1}' "$ROOT/config/arches"))"
+	read -r name ARCH_TARGET ARCH_IMAGE ARCH_QEMU ARCH_QEMU_PKG ARCH_CONSOLE append <<<"$line"
+	ARCH_APPEND=${append#-}
+	ARCH_APPEND=${ARCH_APPEND//,/ }
+	export ARCH_TARGET ARCH_IMAGE ARCH_QEMU ARCH_QEMU_PKG ARCH_CONSOLE ARCH_APPEND
+	: "$name"
+}
+arch_profile
+
+# kernel_image OBJDIR: the bootable image a build in OBJDIR made.
+kernel_image() {
+	echo "$1/$ARCH_IMAGE"
 }
 
 # kbuild_cmd OBJDIR OBJ: the command kbuild compiled OBJ with (from its

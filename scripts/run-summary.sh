@@ -11,7 +11,7 @@ log=$1
 [ -n "${T_ALL:-}" ] || T_ALL=$(date +%s)
 
 stage "summary"
-make -s -C "$ROOT" host-bins >"$BUILD/logs/host-bins.log" 2>&1 ||
+make -s -C "$ROOT" BUILD="$BUILD" host-bins >"$BUILD/logs/host-bins.log" 2>&1 ||
 	fatal host-build "host tools did not build (see $(rel "$BUILD")/logs/host-bins.log)"
 echo "-- guest suites (ttyS1):"
 ktap_counts "${log%.log}.ktap" guest-patched

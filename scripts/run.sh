@@ -20,7 +20,7 @@ fi
 
 stage "boot patched ($tc)"
 log=$BUILD/logs/run-$tc-patched.log
-kernel=$kdir/arch/x86/boot/bzImage
+kernel=$(kernel_image "$kdir")
 if "$ROOT"/scripts/boot.sh "$kernel" "$BUILD/guest/initramfs.cpio" "$log"; then
 	result pass boot-patched
 else

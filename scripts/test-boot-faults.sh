@@ -27,11 +27,11 @@ BOOT_TIMEOUT=${HANG_TIMEOUT:-120} expect hang 'did not power off within' 200 -- 
 rm -f "$dir/killed.log"
 (
 	for _ in $(seq 1 300); do
-		pgrep -f "^qemu-system-x86_64 .*file:$dir/killed.log" >/dev/null &&
+		pgrep -f "^$ARCH_QEMU .*file:$dir/killed.log" >/dev/null &&
 			grep -q 'Linux version' "$dir/killed.log" 2>/dev/null && break
 		sleep 1
 	done
-	pkill -KILL -f "^qemu-system-x86_64 .*file:$dir/killed.log"
+	pkill -KILL -f "^$ARCH_QEMU .*file:$dir/killed.log"
 ) &
 killer=$!
 expect killed 'QEMU was killed by signal 9' 400 -- "$kernel" "$initrd" "$dir/killed.log"

@@ -59,8 +59,8 @@ fi
 
 # KVM probe: /dev/kvm present but the guest hangs -> tcg within the bound.
 mkdir -p "$tmp/bin"
-printf '#!/bin/sh\nexec sleep 300\n' >"$tmp/bin/qemu-system-x86_64"
-chmod +x "$tmp/bin/qemu-system-x86_64"
+printf '#!/bin/sh\nexec sleep 300\n' >"$tmp/bin/$ARCH_QEMU"
+chmod +x "$tmp/bin/$ARCH_QEMU"
 : >"$tmp/kvm"
 t0=$(date +%s)
 v=$(PATH="$tmp/bin:$PATH" KVM_DEV="$tmp/kvm" KVM_PROBE_TIMEOUT=3 ACCEL_CACHE="$tmp/accel" ACCEL='' \
@@ -131,7 +131,7 @@ fi
 
 # guest/init runs the suites in the order /suites/.order gives (the
 # initramfs builder's argument order), not alphabetically.
-make -s -C "$ROOT" "$BUILD/guest/init" >/dev/null
+make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/guest/init" >/dev/null
 mkdir -p "$tmp/suites"
 for n in zeta alpha; do
 	printf '#!/bin/sh\necho "KTAP version 1"\necho "1..1"\necho "ok 1 %s"\n' "$n" >"$tmp/suites/$n"
@@ -174,7 +174,7 @@ fi
 # rejects a console line carrying any one of them: the boot judge (and
 # the fuzz summary, through the same report_lines), the fuzzer's watcher
 # in the guest (built from the generated header) and the bounds demo.
-make -s -C "$ROOT" "$BUILD/guest/fuzz" >/dev/null
+make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/guest/fuzz" >/dev/null
 missed=() n=0
 while read -r pat; do
 	n=$((n + 1))
