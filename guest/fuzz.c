@@ -51,6 +51,7 @@
 #include "fuzz.h"
 #include "guestenv.h"
 #include "matrix.h"
+#include "suite_util.h"
 
 #define RING		32
 #define DESC_LEN	192
@@ -451,7 +452,7 @@ static void print_tallies(void)
 				break;
 			used += snprintf(top + used, sizeof(top) - used, "%s%s:%lu",
 					 t ? "," : " top=",
-					 best ? strerrorname_np(best) ?: "E?" : "E?",
+					 best ? errno_name(best) : "E?",
 					 tally[op].err[best]);
 			tally[op].err[best] = 0;
 		}

@@ -5,9 +5,9 @@
 # host by tests/fuzz_replay.sh (--dry-run).
 FUZZ_SRC := $(GUEST_DIR)/fuzz.c $(GUEST_DIR)/fuzz_gen.c \
 	    $(GUEST_DIR)/fuzz_net.c $(GUEST_DIR)/matrix_kinds.c \
-	    $(GUEST_DIR)/nl.c
+	    $(GUEST_DIR)/nl.c $(GUEST_DIR)/suite_util.c
 FUZZ_HDR := $(GUEST_DIR)/fuzz.h $(GUEST_DIR)/matrix.h $(GUEST_DIR)/nl.h \
-	    $(GUEST_DIR)/guestenv.h
+	    $(GUEST_DIR)/guestenv.h $(GUEST_DIR)/suite_util.h $(KSELFTEST_HDRS)
 
 # The watcher's patterns: config/kernel-reports as C strings.
 $(BUILD)/guest/kernel_reports.h: $(HOSTMK_ROOT)/config/kernel-reports
@@ -16,4 +16,4 @@ $(BUILD)/guest/kernel_reports.h: $(HOSTMK_ROOT)/config/kernel-reports
 
 $(BUILD)/guest/fuzz: $(FUZZ_SRC) $(FUZZ_HDR) $(BUILD)/guest/kernel_reports.h
 	@mkdir -p $(@D)
-	$(GUEST_CC) -static $(C_WARN) -I$(BUILD)/guest -o $@ $(filter %.c,$^)
+	$(GUEST_CC) -static $(C_WARN) -I$(BUILD)/guest -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)

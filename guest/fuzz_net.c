@@ -32,6 +32,7 @@
 
 #include "fuzz.h"
 #include "nl.h"
+#include "suite_util.h"
 
 enum how { EXISTING, LINK, VETH, MACVLAN, TUN4, TUN6, GRE4, GRE6, VTI6,
 	   TUNTAP };
@@ -118,13 +119,6 @@ static int ifidx(const char *name)
 	memset(&ifr, 0, sizeof(ifr));
 	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", name);
 	return ioctl(ctl, SIOCGIFINDEX, &ifr) ? 0 : ifr.ifr_ifindex;
-}
-
-static const char *ename(int err)
-{
-	const char *n = strerrorname_np(err);
-
-	return n ? n : "E?";
 }
 
 /* --- rtnetlink requests of our own (nl.c has no IFLA_LINK/INFO_DATA) */
@@ -340,13 +334,13 @@ int fz_net_setup(void)
 		if (!s->present) {
 			printf("# fuzz: dev %s absent (%s%s%s): skipped\n",
 			       d->name, d->kind ? d->kind : "not created",
-			       ret ? ": " : "", ret ? ename(-ret) : "");
+			       ret ? ": " : "", ret ? errno_name(-ret) : "");
 			continue;
 		}
 		ret = set_up(s->ifindex, 1);
 		printf("# fuzz: dev %s type=%d addr_len=%d ifindex=%d up=%s\n",
 		       d->name, s->type, s->addr_len, s->ifindex,
-		       ret ? ename(-ret) : "ok");
+		       ret ? errno_name(-ret) : "ok");
 	}
 	/* IPv4 subnets give SIOCSARP without arp_dev a route to follow. */
 	add_v4("fz_dummy", 0x0a010001, 16);

@@ -36,6 +36,7 @@
 
 #include "guestenv.h"
 #include "nl.h"
+#include "suite_util.h"
 
 static const unsigned char dummy_mac[6] = { 0x02, 0, 0, 0, 0, 0x01 };
 
@@ -82,10 +83,8 @@ static int set_mac(const char *dev, int last)
 /* Print one step's outcome (@ret is 0 or -errno); returns @ret. */
 static int step(const char *dev, const char *what, int ret)
 {
-	const char *name = ret ? strerrorname_np(-ret) : "0";
-
 	printf("# obs netdevs.%s.%s: ret=%d errno=%s\n", dev, what,
-	       ret ? -1 : 0, name ? name : "E?");
+	       ret ? -1 : 0, errno_name(-ret));
 	return ret;
 }
 

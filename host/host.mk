@@ -55,7 +55,8 @@ $(BUILD)/guest/sockaddr_basic: $(GUEST_DIR)/sockaddr_basic.c $(SUITE_UTIL) \
 # GUEST_SRCS_<suite>: a suite's sources, named once for its 64-bit build
 # here and its 32-bit one in guest/compat.mk.
 GUEST_SRCS_netdevs := $(GUEST_DIR)/netdevs.c $(GUEST_DIR)/nl.c \
-		      $(GUEST_DIR)/nl.h $(GUEST_DIR)/guestenv.h $(KSELFTEST_HDRS)
+		      $(GUEST_DIR)/nl.h $(GUEST_DIR)/guestenv.h $(SUITE_UTIL) \
+		      $(KSELFTEST_HDRS)
 GUEST_SRCS_sockaddr_matrix := $(GUEST_DIR)/sockaddr_matrix.c \
 			      $(GUEST_DIR)/matrix_kinds.c $(GUEST_DIR)/matrix.h \
 			      $(GUEST_DIR)/guestenv.h $(SUITE_UTIL) $(KSELFTEST_HDRS)
