@@ -242,6 +242,12 @@ toolchain() {
 	TC_FRAGMENT=${frag#-}
 	# shellcheck disable=SC2034 # used by the callers
 	KBUILD_CC=("${TC_VARS[@]}" CC="ccache $TC_CC")
+	# Through distcc/icecc (CCACHE_PREFIX) clang compiles preprocessed
+	# source, where -fmacro-prefix-map is unused, and kbuild's clang
+	# flags make an unused argument an error.
+	if [ -n "${CCACHE_PREFIX:-}" ] && [[ $TC_CC == clang* ]]; then
+		KBUILD_CC+=(KCFLAGS="${KCFLAGS:+$KCFLAGS }-Wno-unused-command-line-argument")
+	fi
 	export TC_CC TC_FRAGMENT
 	: "$name"
 }
