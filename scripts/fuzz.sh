@@ -5,7 +5,7 @@
 # Usage: scripts/fuzz.sh [N] [SEED]
 #   N     calls (default $FUZZ_N, else 200000)
 #   SEED  PRNG seed (default $FUZZ_SEED, else 1)
-# Env: KERNEL=image (default: the patched clang build), FUZZ_TIME (the
+# Env: KERNEL=image (default: the patched build of TOOLCHAIN), FUZZ_TIME (the
 #      fuzzer's own time bound, s, default 120 + N/400), FUZZ_SELFTEST=1 (inject
 #      a fake WARNING after call 100: the run must fail), FUZZ_KNOWN=1
 #      (also the calls that hit known 6.12 bugs), BOOT_TIMEOUT,
@@ -27,7 +27,7 @@ seed=${2:-${FUZZ_SEED:-1}}
 # About 2000 calls/s under TCG with KASAN: five times that, plus setup.
 tbound=${FUZZ_TIME:-$((120 + n / 400))}
 [[ $tbound =~ ^[0-9]+$ ]] || die "FUZZ_TIME is not a number: $tbound"
-kernel=${KERNEL:-$(kernel_image "$(objdir patched clang)")}
+kernel=${KERNEL:-$(kernel_image "$(objdir patched "${TOOLCHAIN:-clang}")")}
 [ -f "$kernel" ] || die "no kernel at $(rel "$kernel") (make run first, or KERNEL=path)"
 
 stage "fuzz: guest programs"
