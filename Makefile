@@ -13,7 +13,7 @@ SUITES ?= $(PEER_SUITES) netdevs sockaddr_basic sockaddr_matrix bpf_sock_addr se
 	netdevs_m32 sockaddr_matrix_m32 setaddr_m32
 
 .PHONY: all run check check-full deps tree guest-bins host-bins print-suites report cover-letter export bounds-demo bench fuzz \
-	test-host clean help
+	test-host clean help deb check-debian
 
 all: help
 
@@ -21,7 +21,7 @@ help:
 	@echo "Main:"
 	@echo "  make run           build the patched kernel, boot it in QEMU, run the guest suites (N passed, N failed)"
 	@echo "  make check         baseline vs patched, hardened clang-19, compared case by case + harness tests (what CI runs)"
-	@echo "  make check-full    make check + completeness, check-bisect, check-testmod, check-cross, check-btf, checkpatch, dkms-check"
+	@echo "  make check-full    make check + completeness, check-bisect, check-testmod, check-cross, check-btf, checkpatch, dkms-check, check-debian, check-distcc"
 	@echo "Heavier checks (make check-full runs them):"
 	@echo "  make completeness  Coccinelle + grep: unconverted callbacks and callers left in the patched tree"
 	@echo "  make check-bisect  every patch compiled on its own, gcc-12 and clang-19, W=1 (PATCHES=N ONLY=\"5 10\")"
@@ -30,11 +30,15 @@ help:
 	@echo "  make check-cross   s390-only files of the series cross-compiled per patch"
 	@echo "  make check-btf     BPF suite and the tree's test_progs -t sock_addr on kernels with BTF"
 	@echo "  make dkms-check    Debian 12 *-dkms modules built with dkms against baseline and patched (table)"
+	@echo "  make check-distcc  kernel objects through ccache + distcc (CCACHE_PREFIX=distcc) against a distccd on 127.0.0.1"
+	@echo "  make check-debian  baseline and patched as .debs, dpkg-installed in Debian 12, booted with systemd; daemons + suites compared"
 	@echo "Measurements and demonstrations:"
 	@echo "  make report        the series' claims measured side by side; the cover paragraph goes to build/report/"
 	@echo "  make bench         guest microbenchmark, baseline vs patched booted alternately (ROUNDS= BENCH_MS= ICOUNT=)"
 	@echo "  make fuzz          N= calls SEED= on the patched kernel: random sockaddr/set-address calls"
 	@echo "  make bounds-demo   out-of-bounds sa_data access: reported on patched, not on baseline"
+	@echo "The kernel as Debian packages:"
+	@echo "  make deb           the patched kernel via the tree's make bindeb-pkg (gcc-12; TOOLCHAIN=clang hardened), in build/deb/"
 	@echo "The series:"
 	@echo "  make export FORMAT=stable|debian [SIGNOFF=\"Name <mail>\"]  for a stable or Debian maintainer, in build/export/"
 	@echo "  make cover-letter  put make report's verification paragraph into patches/0000-cover-letter.patch"
@@ -90,10 +94,20 @@ SEED ?= 1
 KNOWN ?= 0
 fuzz:
 	@scripts/tree.sh && scripts/build.sh $(BUILD)/src-patched $(BUILD)/src-patched/out-$(TOOLCHAIN) $(TOOLCHAIN) && \
-		KERNEL=$(BUILD)/src-patched/out-$(TOOLCHAIN)/arch/x86/boot/bzImage FUZZ_KNOWN=$(KNOWN) scripts/fuzz.sh $(N) $(SEED)
+		FUZZ_KNOWN=$(KNOWN) scripts/fuzz.sh $(N) $(SEED)
 
 bounds-demo: guest-bins
 	@scripts/tree.sh && scripts/guest.sh && scripts/bounds-demo.sh
+
+# make deb: gcc-12, Debian's compiler, unless TOOLCHAIN= is given (the
+# file's own default above is make check's clang).
+DEB_TOOLCHAIN = $(if $(filter file,$(origin TOOLCHAIN)),gcc,$(TOOLCHAIN))
+deb:
+	@EXTRA_PKGS=debhelper scripts/deps.sh && scripts/tree.sh && TOOLCHAIN=$(DEB_TOOLCHAIN) scripts/deb.sh patched
+
+# make check-debian: make deb for both kernels, booted in Debian 12
+check-debian:
+	@TOOLCHAIN=$(DEB_TOOLCHAIN) scripts/check-debian.sh
 
 clean:
 	rm -rf $(BUILD)/src-*/out-* $(BUILD)/guest $(BUILD)/host $(BUILD)/logs

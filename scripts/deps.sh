@@ -18,6 +18,9 @@ PKGS=(linux-source-6.12 "$ARCH_QEMU_PKG" make gcc-12 libc6-dev
 	iproute2
 	# libz.a: guest/bpf_sock_addr links the tree's libbpf + libelf statically
 	zlib1g-dev)
+# EXTRA_PKGS: what one target needs, installed when it runs (coccinelle
+# for completeness, dkms & co. for dkms-check, debhelper for make deb,
+# mmdebstrap and e2fsprogs for check-debian).
 # shellcheck disable=SC2206 # a space-separated list by design
 PKGS+=(${EXTRA_PKGS:-})
 

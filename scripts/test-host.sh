@@ -122,7 +122,7 @@ fi
 git -C "$tmp/t/linux" worktree prune 2>/dev/null || true
 
 # Shell scripts pass shellcheck.
-if shellcheck -x -S warning "$ROOT"/scripts/*.sh "$ROOT"/tests/*.sh "$ROOT"/.ci/run >"$tmp/sc" 2>&1; then
+if shellcheck -x -S warning "$ROOT"/scripts/*.sh "$ROOT"/tests/*.sh "$ROOT"/guest/debian/*.sh "$ROOT"/.ci/run >"$tmp/sc" 2>&1; then
 	result pass shellcheck
 else
 	head -20 "$tmp/sc"
@@ -191,3 +191,7 @@ if [ "${#missed[@]}" = 0 ] && [ "$n" -gt 0 ]; then
 else
 	result fail kernel-report-list-one-for-all "${missed[*]}"
 fi
+
+# make deb / make check-debian: install with dpkg, packaging names,
+# rootfs cache and mirror, bounded boot (no kernel build, no boot).
+"$ROOT"/scripts/test-debian.sh

@@ -4,7 +4,7 @@
 #                     every patch compiles, no new W=1 warnings
 #   make check-cross  s390-only files of the series (net/iucv), cross-compiled per patch
 #   make check-btf    the BPF suite on gcc-12 kernels with BTF (kfunc unix path rewrite)
-.PHONY: completeness check-bisect check-cross checkpatch check-testmod check-btf dkms-check
+.PHONY: completeness check-bisect check-cross checkpatch check-testmod check-btf dkms-check check-distcc
 
 completeness:
 	@EXTRA_PKGS=coccinelle scripts/deps.sh && scripts/completeness.sh $(TREE)
@@ -27,3 +27,7 @@ check-btf:
 # Debian 12 *-dkms modules built with dkms against baseline and patched
 dkms-check:
 	@scripts/dkms-check.sh
+
+# Kernel objects through distcc (CCACHE_PREFIX) against a local distccd
+check-distcc:
+	@scripts/check-distcc.sh

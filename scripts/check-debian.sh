@@ -1,0 +1,89 @@
+#!/bin/bash
+# make check-debian: the kernel as a Debian user gets it.  Baseline and
+# patched built as Debian packages (make deb), installed by dpkg into a
+# Debian 12 root file system (mmdebstrap, cached), booted in QEMU with
+# systemd as PID 1; then, from a systemd unit, real daemons bind and
+# connect (networkd, sshd, dnsmasq) and the harness's guest suites run.
+# Both kernels' KTAP compared case by case as in make check.
+# Ends with "N passed, N failed, N skipped"; exit 0 only if none failed.
+#
+# Env: TOOLCHAIN (gcc, default; clang: hardened), MULTIUSER_TIMEOUT,
+#      BOOT_TIMEOUT (scripts/debian-boot.sh), JOBS.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT" || exit 1
+export TOOLCHAIN=${TOOLCHAIN:-gcc}
+results_init check-debian
+logs=$BUILD/logs
+
+EXTRA_PKGS="mmdebstrap debhelper e2fsprogs" scripts/deps.sh || fatal deps "package installation failed"
+scripts/tree.sh || fatal tree "tree or series failed"
+
+for v in baseline patched; do
+	if scripts/deb.sh "$v"; then result pass "deb-$v" "$TOOLCHAIN"
+	else fatal "deb-$v" "make bindeb-pkg failed ($TOOLCHAIN)"; fi
+done
+
+stage "guest programs + host tools"
+make -s -C "$ROOT" BUILD="$BUILD" guest-bins host-bins || fatal guest "guest programs or host tools did not build"
+stage_end
+
+stage "rootfs (Debian 12, mmdebstrap)"
+scripts/rootfs.sh && result pass rootfs || fatal rootfs "no Debian root file system"
+stage_end
+
+for v in baseline patched; do
+	stage "install $v: dpkg into a copy of the rootfs, ext4 image"
+	scripts/debian-image.sh "$v" && result pass "install-$v" || fatal "install-$v" "see above"
+	stage_end
+done
+
+# Both at once, as make check does (a TCG guest uses one host core);
+# SERIAL_BOOTS=1: one after the other, each boot time its own.
+boot_one() {
+	scripts/debian-boot.sh "$BUILD/debian/$1/vmlinuz" "$BUILD/debian/$1/root.ext4" \
+		"$logs/debian-$1.log" >"$logs/debian-boot-$1.out" 2>&1
+}
+stage "boot baseline + patched (Debian 12, systemd$([ "${SERIAL_BOOTS:-0}" = 1 ] && echo ', one at a time' || echo ', in parallel'))"
+declare -A rc
+if [ "${SERIAL_BOOTS:-0}" = 1 ]; then
+	boot_one baseline; rc[baseline]=$?
+	boot_one patched; rc[patched]=$?
+else
+	boot_one baseline & pid_baseline=$!
+	boot_one patched & pid_patched=$!
+	wait "$pid_baseline"; rc[baseline]=$?
+	wait "$pid_patched"; rc[patched]=$?
+fi
+for v in baseline patched; do
+	if [ "${rc[$v]}" = 0 ]; then
+		result pass "boot-$v" "$(sed -n 's/^ *boot to login prompt: //p' "$logs/debian-boot-$v.out")"
+	else
+		result fail "boot-$v" "$(grep -m1 'BOOT FAILED' "$logs/debian-boot-$v.out")"
+	fi
+	sed "s/^/  [$v] /" "$logs/debian-boot-$v.out"
+done
+stage_end
+
+for v in baseline patched; do
+	stage "results $v"
+	# The daemon checks, one line each, then every case counted.
+	grep -a -E '^ *(not )?ok [0-9]+ (networkd|sshd|dnsmasq)_' "$logs/debian-$v.ktap" | sed 's/^ */  /'
+	ktap_counts "$logs/debian-$v.ktap" "guest-$v"
+	stage_end
+done
+
+stage "compare baseline vs patched"
+out=$logs/debian-compare.txt
+if "$BUILD"/host/ktapdiff --allow "$ROOT"/config/allowed-differences \
+	"$logs/debian-baseline.ktap" "$logs/debian-patched.ktap" >"$out" 2>&1; then
+	result pass compare-ktap
+else
+	result fail compare-ktap "see $(rel "$out")"
+fi
+cat "$out"
+for v in baseline patched; do
+	check "console-$v" "no kernel report in $(rel "$logs/debian-$v.log")" scripts/console-check.sh "$logs/debian-$v.log"
+done
+stage_end
+finish
