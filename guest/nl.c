@@ -138,15 +138,31 @@ int nl_dellink(const char *name)
 	return talk(NETLINK_ROUTE, &r, NULL);
 }
 
-int nl_link_up(const char *name)
+int nl_link_updown(const char *name, int up)
 {
 	struct ifinfomsg *ifi;
 	struct req r;
 
 	init_link(&r, RTM_NEWLINK, 0);
 	ifi = NLMSG_DATA(&r.h);
-	ifi->ifi_flags = ifi->ifi_change = IFF_UP;
+	ifi->ifi_change = IFF_UP;
+	ifi->ifi_flags = up ? IFF_UP : 0;
 	put_str(&r, IFLA_IFNAME, name);
+	return talk(NETLINK_ROUTE, &r, NULL);
+}
+
+int nl_link_up(const char *name)
+{
+	return nl_link_updown(name, 1);
+}
+
+int nl_setlink(const char *name, int attr, const void *data, int len)
+{
+	struct req r;
+
+	init_link(&r, RTM_SETLINK, 0);
+	put_str(&r, IFLA_IFNAME, name);
+	put(&r, attr, data, len);
 	return talk(NETLINK_ROUTE, &r, NULL);
 }
 

@@ -25,6 +25,10 @@ int nl_newlink(const char *name, const char *kind, const char *peer,
 	       const unsigned char *mac);
 int nl_dellink(const char *name);
 int nl_link_up(const char *name);
+/* RTM_NEWLINK setting IFF_UP (@up) or clearing it. */
+int nl_link_updown(const char *name, int up);
+/* RTM_SETLINK of attribute @attr, @len bytes of @data. */
+int nl_setlink(const char *name, int attr, const void *data, int len);
 /* NFC_CMD_DEV_UP on NFC device @idx (genetlink family "nfc"). */
 int nl_nfc_dev_up(unsigned int idx);
 

@@ -131,22 +131,6 @@ static int getlink(const char *dev, int *type, char *addr, char *brd, size_t siz
 	return getlink_raw(dev, type, addr, brd, size, NULL);
 }
 
-/* RTM_SETLINK of @dev's attribute @attr to @len bytes of @data. */
-static int setlink(const char *dev, int attr, const unsigned char *data, int len)
-{
-	struct {
-		struct nlmsghdr h;
-		struct ifinfomsg ifi;
-		char buf[128];
-	} req = { 0 };
-
-	req.h.nlmsg_type = RTM_SETLINK;
-	req.h.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi));
-	nl_put(&req, IFLA_IFNAME, dev, strlen(dev) + 1);
-	nl_put(&req, attr, data, len);
-	return nl_request(NETLINK_ROUTE, &req, NULL, 0);
-}
-
 /* One step: its result and, when @dev is given, what @dev now holds. */
 static void obs(const char *port, const char *step, int ret, const char *dev)
 {
@@ -225,23 +209,6 @@ static void arpreq(struct arpreq *r, const char *dev, int family, int first,
 		snprintf(r->arp_dev, sizeof(r->arp_dev), "%s", dev);
 }
 
-/* RTM_NEWLINK of @dev with IFF_UP set (@up) or cleared. */
-static int link_updown(const char *dev, int up)
-{
-	struct {
-		struct nlmsghdr h;
-		struct ifinfomsg ifi;
-		char buf[64];
-	} req = { 0 };
-
-	req.h.nlmsg_type = RTM_NEWLINK;
-	req.h.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi));
-	req.ifi.ifi_change = IFF_UP;
-	req.ifi.ifi_flags = up ? IFF_UP : 0;
-	nl_put(&req, IFLA_IFNAME, dev, strlen(dev) + 1);
-	return nl_request(NETLINK_ROUTE, &req, NULL, 0);
-}
-
 /* RTM_SETLINK IFLA_MASTER of @dev: @master's ifindex, or 0 to release. */
 static int set_master(const char *dev, const char *master)
 {
@@ -249,7 +216,7 @@ static int set_master(const char *dev, const char *master)
 
 	if (master && !idx)
 		return -ENODEV;
-	return setlink(dev, IFLA_MASTER, (const unsigned char *)&idx, sizeof(idx));
+	return nl_setlink(dev, IFLA_MASTER, &idx, sizeof(idx));
 }
 
 /*
@@ -306,7 +273,7 @@ static int team_create(const char *team)
 
 static int team_enslave(const char *team, const char *port)
 {
-	int ret = link_updown(port, 0);
+	int ret = nl_link_updown(port, 0);
 
 	return ret ? ret : set_master(port, team);
 }
@@ -353,10 +320,10 @@ static void run(const struct master_kind *mk, const char *master,
 
 	for (int i = 0; i < ALEN; i++)
 		bytes[i] = 0x30 + i;
-	obs(key, "setlink_address", setlink(master, IFLA_ADDRESS, bytes, ALEN), master);
+	obs(key, "setlink_address", nl_setlink(master, IFLA_ADDRESS, bytes, ALEN), master);
 	for (int i = 0; i < ALEN; i++)
 		bytes[i] = 0x40 + i;
-	obs(key, "setlink_broadcast", setlink(master, IFLA_BROADCAST, bytes, ALEN), master);
+	obs(key, "setlink_broadcast", nl_setlink(master, IFLA_BROADCAST, bytes, ALEN), master);
 
 	hwreq(&ifr, master, AF_UNSPEC, 0x50);
 	obs(key, "siocaddmulti", ioc(fd, SIOCADDMULTI, &ifr), NULL);
