@@ -9,11 +9,12 @@ export TOOLCHAIN BUILD
 # Guest suites packed into the initramfs, run in this order.
 # Peer suites first: some set sysctls and want a fresh kernel (guest/peers.mk).
 # Then the 32-bit builds (guest/compat.mk) through the compat paths.
+# (None on an arch without COMPAT_CFLAGS, config/arch/.)
 SUITES ?= $(PEER_SUITES) netdevs sockaddr_basic sockaddr_matrix bpf_sock_addr setaddr \
-	netdevs_m32 sockaddr_matrix_m32 setaddr_m32
+	$(if $(COMPAT_CFLAGS),netdevs_m32 sockaddr_matrix_m32 setaddr_m32)
 
 .PHONY: all run check check-full deps tree guest-bins host-bins print-suites report cover-letter export bounds-demo bench fuzz \
-	test-host clean help deb check-debian
+	test-host clean help deb check-debian check-arm64
 
 all: help
 
@@ -21,7 +22,7 @@ help:
 	@echo "Main:"
 	@echo "  make run           build the patched kernel, boot it in QEMU, run the guest suites (N passed, N failed)"
 	@echo "  make check         baseline vs patched, hardened clang-19, compared case by case + harness tests (what CI runs)"
-	@echo "  make check-full    make check + completeness, check-bisect, check-testmod, check-cross, check-btf, checkpatch, dkms-check, check-debian, check-distcc"
+	@echo "  make check-full    make check + completeness, check-bisect, check-testmod, check-cross, check-btf, checkpatch, dkms-check, check-debian, check-arm64, check-distcc"
 	@echo "Heavier checks (make check-full runs them):"
 	@echo "  make completeness  Coccinelle + grep: unconverted callbacks and callers left in the patched tree"
 	@echo "  make check-bisect  every patch compiled on its own, gcc-12 and clang-19, W=1 (PATCHES=N ONLY=\"5 10\")"
@@ -32,6 +33,7 @@ help:
 	@echo "  make dkms-check    Debian 12 *-dkms modules built with dkms against baseline and patched (table)"
 	@echo "  make check-distcc  kernel objects through ccache + distcc (CCACHE_PREFIX=distcc) against a distccd on 127.0.0.1"
 	@echo "  make check-debian  baseline and patched as .debs, dpkg-installed in Debian 12, booted with systemd; daemons + suites compared"
+	@echo "  make check-arm64   make check's baseline-vs-patched comparison on arm64 (clang-19 cross build, qemu-system-aarch64 virt, TCG)"
 	@echo "Measurements and demonstrations:"
 	@echo "  make report        the series' claims measured side by side; the cover paragraph goes to build/report/"
 	@echo "  make bench         guest microbenchmark, baseline vs patched booted alternately (ROUNDS= BENCH_MS= ICOUNT=)"
@@ -44,7 +46,8 @@ help:
 	@echo "  make cover-letter  put make report's verification paragraph into patches/0000-cover-letter.patch"
 	@echo "Steps on their own:"
 	@echo "  make deps | tree | guest-bins | host-bins | test-host | clean"
-	@echo "Variables: TOOLCHAIN=clang|gcc (clang-19 hardened, default, or gcc-12), SUITES=, BOOT_TIMEOUT=, ACCEL=kvm|tcg, JOBS="
+	@echo "Variables: TOOLCHAIN=clang|gcc (clang-19 hardened, default, or gcc-12), ARCH=x86_64|arm64 (config/arch/; make run ARCH=arm64),"
+	@echo "           SUITES=, BOOT_TIMEOUT=, ACCEL=kvm|tcg, JOBS="
 
 run:
 	@scripts/run.sh
@@ -55,6 +58,10 @@ check:
 check-full:
 	@CHECK_FULL=1 scripts/check.sh
 
+# make check's comparison on arm64 (config/arch/arm64); in check-full.
+check-arm64:
+	@scripts/check-arm64.sh
+
 deps:
 	@scripts/deps.sh
 
@@ -63,12 +70,12 @@ tree: deps
 
 include host/host.mk
 
-guest-bins: $(BUILD)/guest/init $(addprefix $(BUILD)/guest/,$(SUITES))
+guest-bins: $(GUEST_OUT)/init $(addprefix $(GUEST_OUT)/,$(SUITES))
 
 host-bins: $(BUILD)/host/ktapdiff $(BUILD)/host/ktap_test
 
 print-suites:
-	@echo $(addprefix $(BUILD)/guest/,$(SUITES))
+	@echo $(addprefix $(GUEST_OUT)/,$(SUITES))
 
 test-host: host-bins
 	@scripts/test-host.sh
@@ -110,5 +117,5 @@ check-debian:
 	@TOOLCHAIN=$(DEB_TOOLCHAIN) scripts/check-debian.sh
 
 clean:
-	rm -rf $(BUILD)/src-*/out-* $(BUILD)/guest $(BUILD)/host $(BUILD)/logs
+	rm -rf $(BUILD)/src-*/out-* $(GUEST_OUT) $(BUILD)/host $(BUILD)/logs
 include scripts/verify.mk

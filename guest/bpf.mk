@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest suite bpf_sock_addr (included by host/host.mk):
-#   $(BUILD)/bpf/libbpf/libbpf.a        the tree's own libbpf, static, out of tree
-#   $(BUILD)/bpf/include/bpf/*.h        its installed headers (bpf_helpers.h, ...)
-#   $(BUILD)/bpf/sock_addr_hooks.bpf.o  the cgroup sock_addr programs
-#   $(BUILD)/bpf/sock_addr_kfunc.bpf.o  the same source with -DKFUNC_PROBE
-#   $(BUILD)/guest/bpf_sock_addr        static loader/test, both objects embedded
+#   $(BPF_OUT)/libbpf/libbpf.a        the tree's own libbpf, static, out of tree
+#   $(BPF_OUT)/include/bpf/*.h        its installed headers (bpf_helpers.h, ...)
+#   $(BPF_OUT)/sock_addr_hooks.bpf.o  the cgroup sock_addr programs
+#   $(BPF_OUT)/sock_addr_kfunc.bpf.o  the same source with -DKFUNC_PROBE
+#   $(GUEST_OUT)/bpf_sock_addr        static loader/test, both objects embedded
 # Nothing is written into the kernel tree.
 
 BPF_SRCTREE := $(BUILD)/linux
-BPF_OUT := $(BUILD)/bpf
+BPF_OUT := $(BUILD)/bpf$(ARCH_SUFFIX)
 BPF_CLANG ?= clang-19
 LIBBPF_SRC := $(BPF_SRCTREE)/tools/lib/bpf
 LIBBPF_A := $(BPF_OUT)/libbpf/libbpf.a
@@ -20,7 +20,12 @@ BPF_HOOKS_HDR := $(GUEST_DIR)/bpf/sock_addr_hooks.h
 BPF_HOOKS_OBJ := $(BPF_OUT)/sock_addr_hooks.bpf.o
 BPF_KFUNC_OBJ := $(BPF_OUT)/sock_addr_kfunc.bpf.o
 
-guest-progs: $(BUILD)/guest/bpf_sock_addr
+guest-progs: $(GUEST_OUT)/bpf_sock_addr
+
+# A cross compiler (aarch64-linux-gnu-gcc) gives libbpf's Makefile the
+# prefix of its ld and ar, and kbuild's ARCH.
+LIBBPF_CROSS := $(if $(filter %-gcc,$(GUEST_CC)),CROSS_COMPILE=$(patsubst %gcc,%,$(GUEST_CC))) \
+		$(if $(GUEST_KBUILD_ARCH),ARCH=$(GUEST_KBUILD_ARCH))
 
 # libbpf's own Makefile, sources in the tree, objects and headers here.
 # Its sources are the prerequisites, so a new tree rebuilds it.
@@ -28,7 +33,7 @@ LIBBPF_SRCS := $(wildcard $(LIBBPF_SRC)/*.c $(LIBBPF_SRC)/*.h)
 $(LIBBPF_A) $(LIBBPF_HDR) &: $(LIBBPF_SRCS) $(BPF_UAPI)/linux/bpf.h
 	@mkdir -p $(BPF_OUT)/libbpf
 	$(MAKE) -s -C $(LIBBPF_SRC) OUTPUT=$(abspath $(BPF_OUT)/libbpf)/ \
-		BUILD_STATIC_ONLY=1 CC=$(GUEST_CC) \
+		BUILD_STATIC_ONLY=1 CC=$(GUEST_CC) $(LIBBPF_CROSS) \
 		DESTDIR=$(abspath $(BPF_OUT)) prefix= \
 		$(abspath $(LIBBPF_A)) install_headers
 	@touch $(LIBBPF_A) $(LIBBPF_HDR)
@@ -42,7 +47,7 @@ $(BPF_KFUNC_OBJ): $(BPF_HOOKS_SRC) $(BPF_HOOKS_HDR) $(LIBBPF_HDR)
 	$(BPF_CLANG) $(BPF_CFLAGS) -DKFUNC_PROBE -c $< -o $@
 
 # libbpf needs libelf, which needs zlib (Debian 12's libelf.a has no zstd).
-$(BUILD)/guest/bpf_sock_addr: $(GUEST_DIR)/bpf_sock_addr.c $(SUITE_UTIL) $(BPF_HOOKS_HDR) \
+$(GUEST_OUT)/bpf_sock_addr: $(GUEST_DIR)/bpf_sock_addr.c $(SUITE_UTIL) $(BPF_HOOKS_HDR) \
 			      $(GUEST_DIR)/guestenv.h $(KSELFTEST_HDRS) \
 			      $(LIBBPF_A) $(BPF_HOOKS_OBJ) $(BPF_KFUNC_OBJ)
 	@mkdir -p $(@D)

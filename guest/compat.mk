@@ -3,10 +3,11 @@
 # same sources as the 64-bit suite (GUEST_SRCS_<suite>), built -m32, so
 # that in the same boot their socket calls and ioctls go through the
 # kernel's compat paths (compat_ifreq, compat msghdr, compat socketcall).
-# Needs IA32_EMULATION (config/compat.config) and Debian's gcc-multilib.
+# Needs IA32_EMULATION (config/compat.config) and Debian's gcc-multilib;
+# COMPAT_CFLAGS (-m32) comes from config/arch/x86_64, the one arch with them.
 COMPAT_SUITES := netdevs sockaddr_matrix setaddr
 
 .SECONDEXPANSION:
-$(patsubst %,$(BUILD)/guest/%_m32,$(COMPAT_SUITES)): $(BUILD)/guest/%_m32: $$(GUEST_SRCS_$$*)
+$(patsubst %,$(GUEST_OUT)/%_m32,$(COMPAT_SUITES)): $(GUEST_OUT)/%_m32: $$(GUEST_SRCS_$$*)
 	@mkdir -p $(@D)
-	$(GUEST_CC) -m32 -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)
+	$(GUEST_CC) $(COMPAT_CFLAGS) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)

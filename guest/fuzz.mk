@@ -10,10 +10,10 @@ FUZZ_HDR := $(GUEST_DIR)/fuzz.h $(GUEST_DIR)/matrix.h $(GUEST_DIR)/nl.h \
 	    $(GUEST_DIR)/guestenv.h $(GUEST_DIR)/suite_util.h $(KSELFTEST_HDRS)
 
 # The watcher's patterns: config/kernel-reports as C strings.
-$(BUILD)/guest/kernel_reports.h: $(HOSTMK_ROOT)/config/kernel-reports
+$(GUEST_OUT)/kernel_reports.h: $(HOSTMK_ROOT)/config/kernel-reports
 	@mkdir -p $(@D)
 	sed -e '/^#/d' -e '/^$$/d' -e 's/[\\"]/\\&/g' -e 's/.*/\t"&",/' $< >$@
 
-$(BUILD)/guest/fuzz: $(FUZZ_SRC) $(FUZZ_HDR) $(BUILD)/guest/kernel_reports.h
+$(GUEST_OUT)/fuzz: $(FUZZ_SRC) $(FUZZ_HDR) $(GUEST_OUT)/kernel_reports.h
 	@mkdir -p $(@D)
-	$(GUEST_CC) -static $(C_WARN) -I$(BUILD)/guest -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)
+	$(GUEST_CC) -static $(C_WARN) -I$(GUEST_OUT) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)

@@ -2,7 +2,7 @@
 # Peer suites: C selftests of the kernel tree under test
 # (tools/testing/selftests/net and net/af_unix), built from the TREE's
 # sources, never copied here, as static guest programs
-# $(BUILD)/guest/<name>.  Why these and not others: docs/peer-suites.md.
+# $(GUEST_OUT)/<name>.  Why these and not others: docs/peer-suites.md.
 #
 #   PEER_SUITES   the suite names, in the order to run them (suites=...)
 #   peer-progs    phony: builds them all
@@ -11,7 +11,7 @@
 # $(KSELFTEST_DIR) and $(HOSTMK_ROOT) from there.
 
 PEER_SRC := $(KSELFTEST_DIR)/net
-PEER_OUT := $(BUILD)/peers
+PEER_OUT := $(BUILD)/peers$(ARCH_SUFFIX)
 
 # Run order matters: suites that set sysctls come first, on a fresh
 # kernel, so that the init netns they share with the others is as close
@@ -66,13 +66,14 @@ PEER_CFLAGS := -static $(filter-out -Wextra,$(C_WARN)) \
 PEER_LDLIBS := -lpthread
 
 .PHONY: peer-progs
-peer-progs: $(addprefix $(BUILD)/guest/,$(PEER_SUITES))
+peer-progs: $(addprefix $(GUEST_OUT)/,$(PEER_SUITES))
 
 # The tree's uapi headers (glibc 2.36's are Linux 6.1's: no SO_PASSPIDFD
 # for scm_pidfd), installed out of tree: the tree itself stays pristine.
 $(PEER_HDR_STAMP): $(BUILD)/linux/Makefile
 	@mkdir -p $(PEER_OUT)/hdr-obj
 	$(MAKE) -s -C $(BUILD)/linux O=$(abspath $(PEER_OUT)/hdr-obj) \
+		$(if $(GUEST_KBUILD_ARCH),ARCH=$(GUEST_KBUILD_ARCH)) \
 		INSTALL_HDR_PATH=$(abspath $(PEER_HDR)) headers_install
 	@touch $@
 
@@ -81,7 +82,7 @@ PEER_WRAP_C := $(HOSTMK_ROOT)/guest/peer_wrap.c
 
 # One rule per suite.  $(1): suite name.
 define PEER_RULE
-$(BUILD)/guest/$(1): $(PEER_SRC)/$(peer_src_$(1)).c $(KSELFTEST_HDRS) \
+$(GUEST_OUT)/$(1): $(PEER_SRC)/$(peer_src_$(1)).c $(KSELFTEST_HDRS) \
 		     $(PEER_HDR_STAMP) \
 		     $(if $(filter $(1),$(PEER_WRAPPED)),$(PEER_WRAP_C))
 	@mkdir -p $$(@D)

@@ -3,10 +3,10 @@
 # Makefile.  Outputs go under $(BUILD):
 #   $(BUILD)/host/ktapdiff          compare/check console logs
 #   $(BUILD)/host/ktap_test         unit tests of the KTAP parser
-#   $(BUILD)/guest/init             PID 1 of the test initramfs (static)
-#   $(BUILD)/guest/sockaddr_basic   first guest suite (static)
-#   $(BUILD)/guest/netdevs          guest devices for the matrix (static)
-#   $(BUILD)/guest/sockaddr_matrix  every socket kind x address (static)
+#   $(GUEST_OUT)/init             PID 1 of the test initramfs (static)
+#   $(GUEST_OUT)/sockaddr_basic   first guest suite (static)
+#   $(GUEST_OUT)/netdevs          guest devices for the matrix (static)
+#   $(GUEST_OUT)/sockaddr_matrix  every socket kind x address (static)
 #   further suites: guest/*.mk, one file each (guest/compat.mk: the
 #   32-bit builds, <suite>_m32)
 # Phony targets: host-tools, guest-progs, host-check (runs the unit tests).
@@ -17,7 +17,20 @@ HOSTMK_ROOT := $(patsubst %/,%,$(dir $(patsubst %/,%,$(dir $(lastword $(MAKEFILE
 
 BUILD ?= build
 HOST_CC ?= gcc
-GUEST_CC ?= gcc
+# The guest's architecture, config/arch/<ARCH> (default x86_64, kbuild's
+# x86 is the same): its compiler, the flags of the 32-bit builds (none:
+# no 32-bit suites), kbuild's ARCH, and the suffix of its output folders.
+# The scripts export the same values (lib.sh's arch_profile).
+GUEST_ARCH := $(if $(filter-out x86,$(ARCH)),$(ARCH),x86_64)
+arch_field = $(patsubst -,,$(shell sed -n 's/^$(1)[[:space:]]\+//p' $(HOSTMK_ROOT)/config/arch/$(GUEST_ARCH)))
+ifeq ($(wildcard $(HOSTMK_ROOT)/config/arch/$(GUEST_ARCH)),)
+$(error unknown ARCH '$(GUEST_ARCH)': no config/arch/$(GUEST_ARCH))
+endif
+GUEST_CC ?= $(call arch_field,guest_cc)
+COMPAT_CFLAGS ?= $(call arch_field,compat_cflags)
+ARCH_SUFFIX ?= $(call arch_field,suffix)
+GUEST_KBUILD_ARCH := $(call arch_field,kbuild_arch)
+GUEST_OUT ?= $(BUILD)/guest$(ARCH_SUFFIX)
 C_WARN ?= -Wall -Wextra -O2
 # kselftest_harness.h and kselftest.h of the kernel under test.
 KSELFTEST_DIR ?= $(BUILD)/linux/tools/testing/selftests
@@ -29,8 +42,8 @@ KSELFTEST_HDRS := $(KSELFTEST_DIR)/kselftest_harness.h \
 .PHONY: host-tools guest-progs host-check
 
 host-tools: $(BUILD)/host/ktapdiff $(BUILD)/host/ktap_test
-guest-progs: $(BUILD)/guest/init $(BUILD)/guest/sockaddr_basic \
-	     $(BUILD)/guest/netdevs $(BUILD)/guest/sockaddr_matrix
+guest-progs: $(GUEST_OUT)/init $(GUEST_OUT)/sockaddr_basic \
+	     $(GUEST_OUT)/netdevs $(GUEST_OUT)/sockaddr_matrix
 
 $(BUILD)/host/ktapdiff: $(HOSTMK_ROOT)/host/ktapdiff.c $(KTAP_SRC)
 	@mkdir -p $(@D)
@@ -40,14 +53,14 @@ $(BUILD)/host/ktap_test: $(HOSTMK_ROOT)/tests/ktap_test.c $(KTAP_SRC)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(C_WARN) -I$(HOSTMK_ROOT)/host -o $@ $(filter %.c,$^)
 
-$(BUILD)/guest/init: $(HOSTMK_ROOT)/guest/init.c
+$(GUEST_OUT)/init: $(HOSTMK_ROOT)/guest/init.c
 	@mkdir -p $(@D)
 	$(GUEST_CC) -static $(C_WARN) -o $@ $<
 
 GUEST_DIR := $(HOSTMK_ROOT)/guest
 SUITE_UTIL := $(GUEST_DIR)/suite_util.c $(GUEST_DIR)/suite_util.h
 
-$(BUILD)/guest/sockaddr_basic: $(GUEST_DIR)/sockaddr_basic.c $(SUITE_UTIL) \
+$(GUEST_OUT)/sockaddr_basic: $(GUEST_DIR)/sockaddr_basic.c $(SUITE_UTIL) \
 			       $(KSELFTEST_HDRS)
 	@mkdir -p $(@D)
 	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)
@@ -61,11 +74,11 @@ GUEST_SRCS_sockaddr_matrix := $(GUEST_DIR)/sockaddr_matrix.c \
 			      $(GUEST_DIR)/matrix_kinds.c $(GUEST_DIR)/matrix.h \
 			      $(GUEST_DIR)/guestenv.h $(SUITE_UTIL) $(KSELFTEST_HDRS)
 
-$(BUILD)/guest/netdevs: $(GUEST_SRCS_netdevs)
+$(GUEST_OUT)/netdevs: $(GUEST_SRCS_netdevs)
 	@mkdir -p $(@D)
 	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)
 
-$(BUILD)/guest/sockaddr_matrix: $(GUEST_SRCS_sockaddr_matrix)
+$(GUEST_OUT)/sockaddr_matrix: $(GUEST_SRCS_sockaddr_matrix)
 	@mkdir -p $(@D)
 	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)
 

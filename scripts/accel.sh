@@ -1,6 +1,6 @@
 #!/bin/bash
 # Decide the QEMU accelerator: a short bounded test boot under KVM; any
-# failure or hang falls back to TCG.  The answer is cached in build/accel.
+# failure or hang falls back to TCG.  The answer is cached in build/accel (accel-ARCH for another arch).
 #
 # Usage: scripts/accel.sh KERNEL       prints "kvm" or "tcg"
 # Env:   ACCEL=kvm|tcg forces; KVM_PROBE_TIMEOUT (s, default 20);
@@ -9,7 +9,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernel=$1
-cache=${ACCEL_CACHE:-$BUILD/accel}
+# One answer per arch: KVM cannot run another arch's kernel.
+cache=${ACCEL_CACHE:-$BUILD/accel$ARCH_SUFFIX}
 if [ -n "${ACCEL:-}" ]; then echo "$ACCEL"; exit 0; fi
 if [ -s "$cache" ]; then cat "$cache"; exit 0; fi
 mkdir -p "$(dirname "$cache")"
@@ -19,7 +20,8 @@ dev=${KVM_DEV:-/dev/kvm}
 if [ -r "$dev" ] && [ -w "$dev" ]; then
 	log=$(mktemp)
 	# KVM "works" only if the kernel gets far enough to print its banner.
-	timeout -k 2 "${KVM_PROBE_TIMEOUT:-20}" "$ARCH_QEMU" -accel kvm -m 256 \
+	# shellcheck disable=SC2086 # machine options: words by design
+	timeout -k 2 "${KVM_PROBE_TIMEOUT:-20}" "$ARCH_QEMU" $ARCH_MACHINE -accel kvm -m 256 \
 		-nodefaults -display none -no-reboot -serial "file:$log" \
 		-kernel "$kernel" -append "console=$ARCH_CONSOLE panic=-1 rdinit=/nonexistent" \
 		>/dev/null 2>&1 || true

@@ -42,7 +42,7 @@ stage "bounds demo boots (baseline + patched, in parallel)"
 for v in baseline patched; do
 	# suites= (empty): no guest suite; only the demo KUnit suite runs.
 	"$ROOT"/scripts/boot.sh "$(kernel_image "$(objdir "$v-demo" "$tc")")" \
-		"$BUILD/guest/initramfs.cpio" "$BUILD/logs/demo-$v.log" \
+		"$GUEST_OUT/initramfs.cpio" "$BUILD/logs/demo-$v.log" \
 		suites= kunit.filter_glob=sockaddr_bounds_demo >"$BUILD/logs/demo-$v.out" 2>&1 &
 	eval "pid_$v=$!"
 done

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Build the kernel image (config/arches) for one tree with one toolchain, through ccache, with
+# Build the kernel image (config/arch/$ARCH) for one tree with one toolchain, through ccache, with
 # reproducible KBUILD_BUILD_* so two builds of the same source compare.
 #
 # Usage: scripts/build.sh SRC OBJ TOOLCHAIN   (TOOLCHAIN: gcc | clang)

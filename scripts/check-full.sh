@@ -25,4 +25,5 @@ full dkms-check "Debian 12 *-dkms modules, baseline vs patched, and the LiME pat
 # gcc-12 by default, as make check-debian: the kernel a Debian user would build.
 full check-debian "kernel as .debs, Debian 12 + systemd + daemons, baseline vs patched" \
 	env TOOLCHAIN="${DEB_TOOLCHAIN:-gcc}" "$ROOT"/scripts/check-debian.sh
+full check-arm64 "arm64: both kernels cross-built, booted on QEMU virt, compared" "$ROOT"/scripts/check-arm64.sh
 full check-distcc "kernel objects through distcc (CCACHE_PREFIX) on 127.0.0.1" "$ROOT"/scripts/check-distcc.sh

@@ -5,13 +5,12 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 # Why each package: see README.md "Dependencies".
-PKGS=(linux-source-6.12 "$ARCH_QEMU_PKG" make gcc-12 libc6-dev
+# shellcheck disable=SC2206 # the arch's packages: a list by design
+PKGS=(linux-source-6.12 $ARCH_PACKAGES make gcc-12 libc6-dev
 	clang-19 lld-19 llvm-19 bc bison flex libelf-dev libssl-dev
 	dwarves ccache cpio xz-utils kmod python3 git shellcheck
 	# rsync: make headers_install (the peer suites build against the uapi headers)
 	rsync
-	# gcc-multilib: the 32-bit (-m32) builds of the suites, for the compat paths
-	gcc-multilib
 	# quilt: the Debian export is checked the way Debian's build applies it
 	quilt
 	# ip for the tree's test_progs in make check-btf (netns, veth)
@@ -34,6 +33,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 	export DEBIAN_FRONTEND=noninteractive
 	log=$BUILD/apt.log
 	mkdir -p "$BUILD"
+	# Another architecture's libraries (libelf-dev:arm64): Debian multiarch.
+	for a in $(printf '%s\n' "${missing[@]}" | sed -n 's/.*:\([a-z0-9]*\)$/\1/p' | sort -u); do
+		dpkg --print-foreign-architectures | grep -qx "$a" || dpkg --add-architecture "$a" ||
+			die "dpkg --add-architecture $a failed"
+	done
 	if ! timeout "${APT_TIMEOUT:-1200}" apt-get update -q >"$log" 2>&1; then
 		tail -5 "$log" >&2
 		die "apt-get update failed (see $(rel "$log"))"

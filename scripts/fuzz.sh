@@ -32,8 +32,8 @@ kernel=${KERNEL:-$(kernel_image "$(objdir patched "${TOOLCHAIN:-clang}")")}
 
 stage "fuzz: guest programs"
 make -s -C "$ROOT" BUILD="$BUILD" guest-bins SUITES=fuzz
-cpio=$BUILD/guest/fuzz.cpio
-"$ROOT"/scripts/initramfs.sh "$cpio" "$BUILD/guest/init" "$BUILD/guest/fuzz"
+cpio=$GUEST_OUT/fuzz.cpio
+"$ROOT"/scripts/initramfs.sh "$cpio" "$GUEST_OUT/init" "$GUEST_OUT/fuzz"
 # The same calls, generated on the host: the guest must report this digest.
 host_digest=$("$BUILD/guest/fuzz" --dry-run "$n" "$seed" | tail -n 1 |
 	sed -n 's/^digest=\([0-9a-f]*\) .*/\1/p')

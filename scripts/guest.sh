@@ -6,7 +6,7 @@ set -euo pipefail
 stage "guest programs + initramfs"
 make -s -C "$ROOT" BUILD="$BUILD" guest-bins
 # shellcheck disable=SC2046
-"$ROOT"/scripts/initramfs.sh "$BUILD/guest/initramfs.cpio" "$BUILD/guest/init" \
+"$ROOT"/scripts/initramfs.sh "$GUEST_OUT/initramfs.cpio" "$GUEST_OUT/init" \
 	$(make -s -C "$ROOT" --no-print-directory BUILD="$BUILD" print-suites)
-note "initramfs $(stat -c %s "$BUILD/guest/initramfs.cpio") bytes: $(make -s -C "$ROOT" --no-print-directory BUILD="$BUILD" print-suites | xargs -n1 basename | tr '\n' ' ')"
+note "initramfs $(stat -c %s "$GUEST_OUT/initramfs.cpio") bytes: $(make -s -C "$ROOT" --no-print-directory BUILD="$BUILD" print-suites | xargs -n1 basename | tr '\n' ' ')"
 stage_end

@@ -117,7 +117,7 @@ result_counts() {
 # ccache identical command lines: files whose inputs the series does not
 # change are compiled once.
 objdir() {
-	echo "$BUILD/src-$1/out-$2"
+	echo "$BUILD/src-$1/out-$2$ARCH_SUFFIX"
 }
 
 # free_mib DIR: MiB free on the file system holding DIR (empty if unknown).
@@ -231,8 +231,8 @@ ccache_env() {
 
 # toolchain NAME: the profile of config/toolchains, as TC_CC (compiler),
 # TC_VARS (kbuild variables that select it, an array), TC_FRAGMENT (its
-# config fragment, empty for none) and KBUILD_CC (TC_VARS plus
-# CC="ccache TC_CC": what every kernel build passes to make).
+# config fragment, empty for none) and KBUILD_CC (the arch's ARCH=, TC_VARS
+# and CC="ccache TC_CC": what every kernel build passes to make).
 toolchain() {
 	local line name frag vars
 	line=$(awk -v t="$1" '!/^#/ && $1 == t' "$ROOT/config/toolchains")
@@ -241,7 +241,7 @@ toolchain() {
 	read -ra TC_VARS <<<"$vars"
 	TC_FRAGMENT=${frag#-}
 	# shellcheck disable=SC2034 # used by the callers
-	KBUILD_CC=("${TC_VARS[@]}" CC="ccache $TC_CC")
+	KBUILD_CC=("${ARCH_KBUILD[@]}" "${TC_VARS[@]}" CC="ccache $TC_CC")
 	# Through distcc/icecc (CCACHE_PREFIX) clang compiles preprocessed
 	# source, where -fmacro-prefix-map is unused, and kbuild's clang
 	# flags make an unused argument an error.
@@ -252,22 +252,113 @@ toolchain() {
 	: "$name"
 }
 
-# arch_profile: ARCH_* for $ARCH (default x86_64) from config/arches:
-# the kbuild target, the kernel image (kernel_image OBJDIR gives its
-# path), the QEMU binary and its Debian package, the console, and the
-# kernel arguments the machine needs.  Only the boot side reads it: the
-# kernel build itself runs kbuild for the host's architecture.
+# arch_profile: ARCH_* for $ARCH (default x86_64) from config/arch/$ARCH
+# (fields described in config/arch/README): ARCH_KBUILD (kbuild
+# variables, an array), ARCH_TARGET, ARCH_IMAGE (kernel_image OBJDIR
+# gives its path), ARCH_QEMU, ARCH_PACKAGES, ARCH_MACHINE, ARCH_CONSOLE,
+# ARCH_KTAP, ARCH_FRAGMENT, ARCH_APPEND, ARCH_SUFFIX; and GUEST_OUT, the
+# guest programs' folder, with GUEST_CC and COMPAT_CFLAGS for host/host.mk.
+arch_field() {
+	local v
+	v=$(sed -n "s/^$1[[:space:]]\+//p" "$ARCH_FILE")
+	[ "$v" = - ] && v=
+	echo "$v"
+}
 arch_profile() {
-	local line name append
-	line=$(awk -v a="${ARCH:-x86_64}" '!/^#/ && $1 == a' "$ROOT/config/arches")
-	[ -n "$line" ] || die "unknown ARCH '${ARCH:-}' (config/arches has: $(awk '!/^#/ && NF {printf "%s ", $1}' "$ROOT/config/arches"))"
-	read -r name ARCH_TARGET ARCH_IMAGE ARCH_QEMU ARCH_QEMU_PKG ARCH_CONSOLE append <<<"$line"
-	ARCH_APPEND=${append#-}
-	ARCH_APPEND=${ARCH_APPEND//,/ }
-	export ARCH_TARGET ARCH_IMAGE ARCH_QEMU ARCH_QEMU_PKG ARCH_CONSOLE ARCH_APPEND
-	: "$name"
+	# ARCH is not exported: kbuild gets it from ARCH_KBUILD only.  kbuild's
+	# own name of the host's architecture, x86, means x86_64 here.
+	ARCH_NAME=${ARCH:-x86_64}
+	[ "$ARCH_NAME" = x86 ] && ARCH_NAME=x86_64
+	ARCH_FILE=$ROOT/config/arch/$ARCH_NAME
+	[ -f "$ARCH_FILE" ] || die "unknown ARCH '$ARCH_NAME' (config/arch has: $(find "$ROOT/config/arch" -type f ! -name README -printf '%f ' | sort))"
+	local k
+	k=$(arch_field kbuild_arch)
+	ARCH_KBUILD=()
+	[ -z "$k" ] || ARCH_KBUILD=(ARCH="$k")
+	ARCH_TARGET=$(arch_field target)
+	ARCH_IMAGE=$(arch_field image)
+	ARCH_QEMU=$(arch_field qemu)
+	ARCH_PACKAGES=$(arch_field packages)
+	ARCH_MACHINE=$(arch_field machine)
+	ARCH_CONSOLE=$(arch_field console)
+	ARCH_KTAP=$(arch_field ktap)
+	ARCH_FRAGMENT=$(arch_field fragment)
+	ARCH_APPEND=$(arch_field append)
+	ARCH_SUFFIX=$(arch_field suffix)
+	ARCH_BOOT_TIMEOUT=$(arch_field boot_timeout)
+	GUEST_OUT=$BUILD/guest$ARCH_SUFFIX
+	GUEST_CC=$(arch_field guest_cc)
+	COMPAT_CFLAGS=$(arch_field compat_cflags)
+	export ARCH_NAME ARCH_FILE ARCH_TARGET ARCH_IMAGE ARCH_QEMU ARCH_PACKAGES ARCH_MACHINE ARCH_CONSOLE \
+		ARCH_KTAP ARCH_FRAGMENT ARCH_APPEND ARCH_SUFFIX ARCH_BOOT_TIMEOUT GUEST_OUT GUEST_CC COMPAT_CFLAGS
 }
 arch_profile
+
+# ktap_channel FILE: the QEMU options that give the guest ARCH_KTAP
+# writing into FILE (words; FILE has no spaces).
+ktap_channel() {
+	case $ARCH_KTAP in
+	ttyS1) echo "-serial file:$1" ;;
+	hvc0) echo "-device virtio-serial-device -chardev file,id=ktap,path=$1 -device virtconsole,chardev=ktap" ;;
+	*) die "config/arch/$ARCH_NAME: no QEMU channel known for ktap $ARCH_KTAP" ;;
+	esac
+}
+
+# qemu_run BOUND LOG KTAP HOOK CMD...: run QEMU (CMD) under timeout(1)
+# with BOUND seconds, QEMU's own output in LOG.qemu; every half second
+# call HOOK with the seconds elapsed (a function of the caller, or :),
+# and every 30 s print how far the suites got (the last KTAP result
+# line).  Sets QEMU_RC and QEMU_DUR (seconds, tenths).  An interrupt, or
+# the hook exiting, kills QEMU: nothing is left running.
+qemu_run() {
+	local bound=$1 log=$2 ktap=$3 hook=$4 t0 el last=0
+	shift 4
+	t0=$(date +%s.%N)
+	timeout -k 5 "$bound" "$@" </dev/null >"$log.qemu" 2>&1 &
+	QEMU_PID=$!
+	trap 'kill -TERM $QEMU_PID 2>/dev/null; wait $QEMU_PID 2>/dev/null' EXIT INT TERM
+	while kill -0 "$QEMU_PID" 2>/dev/null; do
+		sleep 0.5
+		el=$(seconds_since "$t0")
+		"$hook" "$el"
+		if [ $((${el%.*} - last)) -ge 30 ]; then
+			last=${el%.*}
+			note "... guest running ${last}s: $(grep -a -E '^ *(ok|not ok) ' "$ktap" | tail -1 | cut -c1-70)"
+		fi
+	done
+	# QEMU_RC, QEMU_DUR: for the caller.
+	QEMU_RC=0
+	# shellcheck disable=SC2034
+	wait "$QEMU_PID" || QEMU_RC=$?
+	trap - EXIT INT TERM
+	# shellcheck disable=SC2034
+	QEMU_DUR=$(seconds_since "$t0")
+}
+
+# seconds_since T0: seconds (tenths) since T0, a date +%s.%N value.
+seconds_since() {
+	awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}'
+}
+
+# qemu_judge RC DURATION BOUND LOG: why a QEMU run (started under
+# timeout(1) with BOUND seconds, console in LOG, QEMU's own output in
+# LOG.qemu) that ended with RC after DURATION seconds failed, on stdout;
+# nothing when the guest powered off without a panic.
+qemu_judge() {
+	local rc=$1 dur=${2%.*} bound=$3 log=$4
+	# timeout(1) says 124 or 137 when it fired; an outside kill also
+	# gives 137, so the elapsed time tells the two apart.
+	if [ "$rc" = 124 ] || { [ "$rc" = 137 ] && [ "$dur" -ge "$bound" ]; }; then
+		echo "guest did not power off within ${bound}s"
+	elif [ "$rc" -gt 128 ]; then
+		echo "QEMU was killed by signal $((rc - 128)) after ${dur}s"
+	elif [ "$rc" != 0 ]; then
+		echo "QEMU exited with status $rc ($(head -c 200 "$log.qemu" | tr '\n' ' '))"
+	elif grep -a -q 'Kernel panic' "$log"; then
+		echo "guest panicked: $(grep -a -m1 'Kernel panic' "$log")"
+	fi
+	return 0
+}
 
 # kernel_image OBJDIR: the bootable image a build in OBJDIR made.
 kernel_image() {

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The last step of make run: count the guest suites' KTAP (LOG's .ktap
-# twin, from ttyS1) and KUnit's (LOG, the console), then the closing line.
+# twin, from the second channel: ttyS1, hvc0) and KUnit's (LOG, the console), then the closing line.
 # It builds the host tools it calls itself: make run never runs make
 # check's host stage.  Usage: scripts/run-summary.sh CONSOLE_LOG
 set -uo pipefail
@@ -13,7 +13,7 @@ log=$1
 stage "summary"
 make -s -C "$ROOT" BUILD="$BUILD" host-bins >"$BUILD/logs/host-bins.log" 2>&1 ||
 	fatal host-build "host tools did not build (see $(rel "$BUILD")/logs/host-bins.log)"
-echo "-- guest suites (ttyS1):"
+echo "-- guest suites ($ARCH_KTAP):"
 ktap_counts "${log%.log}.ktap" guest-patched
 echo "-- KUnit (console):"
 ktap_counts "$log" kunit-patched

@@ -19,9 +19,9 @@ fi
 "$ROOT"/scripts/guest.sh || fatal guest "guest programs did not build (see the messages above)"
 
 stage "boot patched ($tc)"
-log=$BUILD/logs/run-$tc-patched.log
+log=$BUILD/logs/run-$tc$ARCH_SUFFIX-patched.log
 kernel=$(kernel_image "$kdir")
-if "$ROOT"/scripts/boot.sh "$kernel" "$BUILD/guest/initramfs.cpio" "$log"; then
+if "$ROOT"/scripts/boot.sh "$kernel" "$GUEST_OUT/initramfs.cpio" "$log"; then
 	result pass boot-patched
 else
 	result fail boot-patched "console log: $(rel "$log")"
