@@ -10,7 +10,7 @@ export TOOLCHAIN BUILD
 # Peer suites first: some set sysctls and want a fresh kernel (guest/peers.mk).
 # Then the 32-bit builds (guest/compat.mk) through the compat paths.
 # (None on an arch without COMPAT_CFLAGS, config/arch/.)
-SUITES ?= $(PEER_SUITES) netdevs sockaddr_basic sockaddr_matrix bpf_sock_addr setaddr \
+SUITES ?= $(PEER_SUITES) netdevs sockaddr_matrix bpf_sock_addr setaddr \
 	$(if $(COMPAT_CFLAGS),netdevs_m32 sockaddr_matrix_m32 setaddr_m32)
 
 .PHONY: all run check check-full deps tree guest-bins host-bins print-suites report cover-letter export bounds-demo bench fuzz \

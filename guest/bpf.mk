@@ -4,7 +4,9 @@
 #   $(BPF_OUT)/include/bpf/*.h        its installed headers (bpf_helpers.h, ...)
 #   $(BPF_OUT)/sock_addr_hooks.bpf.o  the cgroup sock_addr programs
 #   $(BPF_OUT)/sock_addr_kfunc.bpf.o  the same source with -DKFUNC_PROBE
-#   $(GUEST_OUT)/bpf_sock_addr        static loader/test, both objects embedded
+#   $(GUEST_OUT)/bpf_sock_addr        static test program: the tests
+#                                     (bpf_sock_addr.c) and the loader
+#                                     (bpf/loader.c), both objects embedded
 # Nothing is written into the kernel tree.
 
 BPF_SRCTREE := $(BUILD)/linux
@@ -22,9 +24,9 @@ BPF_KFUNC_OBJ := $(BPF_OUT)/sock_addr_kfunc.bpf.o
 
 guest-progs: $(GUEST_OUT)/bpf_sock_addr
 
-# A cross compiler (aarch64-linux-gnu-gcc) gives libbpf's Makefile the
-# prefix of its ld and ar, and kbuild's ARCH.
-LIBBPF_CROSS := $(if $(filter %-gcc,$(GUEST_CC)),CROSS_COMPILE=$(patsubst %gcc,%,$(GUEST_CC))) \
+# For another arch, libbpf's Makefile gets the prefix of its ld and ar
+# (config/arch: cross_compile) and kbuild's ARCH.
+LIBBPF_CROSS := $(if $(GUEST_CROSS_COMPILE),CROSS_COMPILE=$(GUEST_CROSS_COMPILE)) \
 		$(if $(GUEST_KBUILD_ARCH),ARCH=$(GUEST_KBUILD_ARCH))
 
 # libbpf's own Makefile, sources in the tree, objects and headers here.
@@ -33,7 +35,7 @@ LIBBPF_SRCS := $(wildcard $(LIBBPF_SRC)/*.c $(LIBBPF_SRC)/*.h)
 $(LIBBPF_A) $(LIBBPF_HDR) &: $(LIBBPF_SRCS) $(BPF_UAPI)/linux/bpf.h
 	@mkdir -p $(BPF_OUT)/libbpf
 	$(MAKE) -s -C $(LIBBPF_SRC) OUTPUT=$(abspath $(BPF_OUT)/libbpf)/ \
-		BUILD_STATIC_ONLY=1 CC=$(GUEST_CC) $(LIBBPF_CROSS) \
+		BUILD_STATIC_ONLY=1 CC='$(GUEST_CC)' $(LIBBPF_CROSS) \
 		DESTDIR=$(abspath $(BPF_OUT)) prefix= \
 		$(abspath $(LIBBPF_A)) install_headers
 	@touch $(LIBBPF_A) $(LIBBPF_HDR)
@@ -47,7 +49,8 @@ $(BPF_KFUNC_OBJ): $(BPF_HOOKS_SRC) $(BPF_HOOKS_HDR) $(LIBBPF_HDR)
 	$(BPF_CLANG) $(BPF_CFLAGS) -DKFUNC_PROBE -c $< -o $@
 
 # libbpf needs libelf, which needs zlib (Debian 12's libelf.a has no zstd).
-$(GUEST_OUT)/bpf_sock_addr: $(GUEST_DIR)/bpf_sock_addr.c $(SUITE_UTIL) $(BPF_HOOKS_HDR) \
+$(GUEST_OUT)/bpf_sock_addr: $(GUEST_DIR)/bpf_sock_addr.c $(GUEST_DIR)/bpf/loader.c \
+			      $(GUEST_DIR)/bpf/loader.h $(SUITE_UTIL) $(BPF_HOOKS_HDR) \
 			      $(GUEST_DIR)/guestenv.h $(KSELFTEST_HDRS) \
 			      $(LIBBPF_A) $(BPF_HOOKS_OBJ) $(BPF_KFUNC_OBJ)
 	@mkdir -p $(@D)

@@ -2,9 +2,9 @@
 /*
  * BPF cgroup sock_addr hooks that rewrite addresses (patches 6 and 7 of
  * the series change the type of the address these hooks get).  Each
- * test loads guest/bpf/sock_addr_hooks.bpf.c (embedded in this binary)
- * with the tree's own libbpf, attaches the programs it needs to the
- * cgroup /sys/fs/cgroup/bpf_sock_addr, moves itself there and then does
+ * test has the loader (guest/bpf/loader.c) attach the programs of
+ * guest/bpf/sock_addr_hooks.bpf.c it needs to the cgroup
+ * /sys/fs/cgroup/bpf_sock_addr and move the test there, and then does
  * socket calls whose addresses the programs rewrite or refuse.  It
  * records what the kernel did as
  *
@@ -17,7 +17,8 @@
  * last.  All ports and names are fixed (21000 + n, relative unix paths
  * in a private directory), so the lines are the same on every boot.
  * EXPECT/ASSERT check only what must hold on any kernel with these
- * hooks (the rewritten connect reached server B, ...).
+ * hooks (the rewritten connect reached server B, ...).  The IPv4 and
+ * IPv6 tests are one function each, run once per family (struct fam).
  *
  * Without the test guest (a developer's host) every test SKIPs: this
  * program never attaches BPF programs anywhere else.  Without cgroup2
@@ -34,7 +35,6 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stddef.h>
@@ -43,7 +43,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -58,38 +57,8 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "kselftest_harness.h"
 
-#include "guestenv.h"
 #include "suite_util.h"
-#include "bpf/sock_addr_hooks.h"
-
-/* The BPF objects, embedded by the assembler (paths from guest/bpf.mk). */
-#define OBJ_BLOB(name, path)						\
-	__asm__(".section .rodata\n.balign 8\n"				\
-		".global " #name "\n" #name ":\n"			\
-		".incbin \"" path "\"\n"				\
-		".global " #name "_end\n" #name "_end:\n"		\
-		".byte 0\n.previous\n");				\
-	extern const char name[], name##_end[]
-OBJ_BLOB(hooks_obj, HOOKS_OBJ);
-OBJ_BLOB(kfunc_obj, KFUNC_OBJ);
-
-#define CGROUP_DIR	"/sys/fs/cgroup/bpf_sock_addr"
-#ifndef CGROUP2_SUPER_MAGIC
-#define CGROUP2_SUPER_MAGIC 0x63677270
-#endif
-#define ENOTSUPP	524	/* kernel-internal, seen by bpf() callers */
-
-static const char *bpf_errno_name(int err)
-{
-	return err == ENOTSUPP ? "ENOTSUPP" : errno_name(err);
-}
-
-static const char *const hook_names[NHOOKS] = {
-	"bind4", "bind6", "connect4", "connect6", "sendmsg4", "sendmsg6",
-	"recvmsg4", "recvmsg6", "getpeername4", "getpeername6",
-	"getsockname4", "getsockname6", "connect_unix", "sendmsg_unix",
-	"recvmsg_unix", "getpeername_unix", "getsockname_unix",
-};
+#include "bpf/loader.h"
 
 #define OUR_PORT(p)	((p) >= 20000 && (p) < 23000)
 #define WAIT_MS		2000
@@ -103,25 +72,9 @@ union addr {
 	unsigned char raw[sizeof(struct sockaddr_storage)];
 };
 
-/* ------------------------------------------------------------------ */
-/* libbpf messages: kept for the kfunc test, logged on failures.       */
-
-static char lbpf_log[4096];
-static size_t lbpf_len;
-
-static int lbpf_print(enum libbpf_print_level level, const char *fmt,
-		      va_list ap)
+static void __attribute__((constructor)) init_output(void)
 {
-	int n;
-
-	if (level == LIBBPF_DEBUG || lbpf_len >= sizeof(lbpf_log) - 1)
-		return 0;
-	n = vsnprintf(lbpf_log + lbpf_len, sizeof(lbpf_log) - lbpf_len, fmt,
-		      ap);
-	if (n > 0)
-		lbpf_len += (size_t)n < sizeof(lbpf_log) - lbpf_len ? (size_t)n :
-			    sizeof(lbpf_log) - lbpf_len - 1;
-	return 0;
+	setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
 /* Each libbpf message line as an obs line of its own, quoted. */
@@ -130,124 +83,46 @@ static void print_lbpf_log(const char *label)
 	char *save, *line;
 	int i = 0;
 
-	for (line = strtok_r(lbpf_log, "\n", &save); line;
+	for (line = strtok_r(loader_log(), "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
 		printf("# obs %s.libbpf_msg%d: \"%s\"\n", label, i++, line);
-	lbpf_len = 0;
-	lbpf_log[0] = 0;
-}
-
-static void __attribute__((constructor)) init_output(void)
-{
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	libbpf_set_print(lbpf_print);
+	loader_log_clear();
 }
 
 /* ------------------------------------------------------------------ */
-/* Environment and attaching.                                          */
-
-static struct bpf_object *obj;
-static int obs_fd = -1;
+/* Attaching (guest/bpf/loader.c): SKIP or ASSERT on its answer.      */
 
 /* Returns 1 when BPF can be used here, else SKIPs saying why. */
 static int bpf_usable(struct __test_metadata *_metadata)
 {
-	struct statfs sf;
-	int r;
-
-	if (!in_test_guest()) {
-		SKIP(return 0, "not in the test guest: no BPF programs are attached on a host");
-	}
-	if (statfs("/sys/fs/cgroup", &sf) || sf.f_type != CGROUP2_SUPER_MAGIC)
-		SKIP(return 0, "no cgroup2 mounted on /sys/fs/cgroup");
-	errno = 0;
-	r = libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_CGROUP_SOCK_ADDR, NULL);
-	if (r != 1)
-		SKIP(return 0, "cgroup sock_addr programs unavailable: probe=%d errno=%s",
-		     r, errno_name(errno));
+	if (!loader_usable())
+		SKIP(return 0, "%s", loader_error());
 	return 1;
-}
-
-static void enter_cgroup(struct __test_metadata *_metadata)
-{
-	char pid[16];
-	int fd, n;
-
-	ASSERT_TRUE(!mkdir(CGROUP_DIR, 0755) || errno == EEXIST)
-		TH_LOG("mkdir %s: %s", CGROUP_DIR, strerror(errno));
-	fd = open(CGROUP_DIR "/cgroup.procs", O_WRONLY | O_CLOEXEC);
-	ASSERT_LE(0, fd) TH_LOG("cgroup.procs: %s", strerror(errno));
-	n = snprintf(pid, sizeof(pid), "%d\n", getpid());
-	ASSERT_EQ(n, write(fd, pid, n)) TH_LOG("cgroup.procs: %s", strerror(errno));
-	close(fd);
-}
-
-static int has_word(const char *list, const char *w)
-{
-	size_t n = strlen(w);
-
-	for (const char *p = list; (p = strstr(p, w)); p += n)
-		if ((p == list || p[-1] == ' ') && (!p[n] || p[n] == ' '))
-			return 1;
-	return 0;
 }
 
 /*
- * Load the programs named in @progs (space separated, the function
- * names in sock_addr_hooks.bpf.c), attach them to our cgroup and move
- * this process (a forked test) into it; sockets made afterwards run
- * the programs.  They are detached when the test process exits.
- * Returns 0 after a SKIP.
+ * Attach the programs named in @progs (loader_attach()) and move this
+ * process (a forked test) into their cgroup.  Returns 0 after a SKIP.
  */
 static int attach(struct __test_metadata *_metadata, const char *progs)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "sock_addr_hooks");
-	struct bpf_program *p;
-	int cg, err, n = 0;
+	int n;
 
 	if (!bpf_usable(_metadata))
 		return 0;
-	obj = bpf_object__open_mem(hooks_obj, hooks_obj_end - hooks_obj, &oo);
-	ASSERT_NE(NULL, obj) TH_LOG("open: %s %s", strerror(errno), lbpf_log);
-	bpf_object__for_each_program(p, obj)
-		bpf_program__set_autoload(p, has_word(progs, bpf_program__name(p)));
-	err = bpf_object__load(obj);
-	ASSERT_EQ(0, err) TH_LOG("load: %d %s", err, lbpf_log);
-	obs_fd = bpf_object__find_map_fd_by_name(obj, "obs");
-	ASSERT_LE(0, obs_fd);
-
-	enter_cgroup(_metadata);
-	cg = open(CGROUP_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	ASSERT_LE(0, cg) TH_LOG("%s: %s", CGROUP_DIR, strerror(errno));
-	bpf_object__for_each_program(p, obj) {
-		if (!bpf_program__autoload(p))
-			continue;
-		ASSERT_NE(NULL, bpf_program__attach_cgroup(p, cg))
-			TH_LOG("attach %s: %s %s", bpf_program__name(p),
-			       strerror(errno), lbpf_log);
-		n++;
-	}
-	close(cg);
+	n = loader_attach(progs);
+	ASSERT_LE(0, n) TH_LOG("%s", loader_error());
 	printf("# obs attached: %s (%d programs)\n", progs, n);
 	return 1;
-}
-
-static unsigned long long obs_get(int slot)
-{
-	unsigned long long v = 0;
-
-	if (bpf_map_lookup_elem(obs_fd, &slot, &v))
-		return ~0ULL;
-	return v;
 }
 
 /* What program @h saw: calls, last family/type/protocol/port. */
 static void print_hook(const char *test, enum hook h)
 {
-	unsigned long long tp = obs_get(OBS(h, 2)), port = obs_get(OBS(h, 3));
+	unsigned long long tp = loader_obs(OBS(h, 2)), port = loader_obs(OBS(h, 3));
 
 	printf("# obs %s.hook_%s: calls=%llu user_family=%llu type=%llu protocol=%llu",
-	       test, hook_names[h], obs_get(OBS(h, 0)), obs_get(OBS(h, 1)),
+	       test, hook_names[h], loader_obs(OBS(h, 0)), loader_obs(OBS(h, 1)),
 	       tp >> 8, tp & 0xff);
 	if (h >= H_CONNECT_UNIX)
 		printf(" sun_path01=%02llx%02llx\n", port & 0xff, port >> 8 & 0xff);
@@ -258,20 +133,16 @@ static void print_hook(const char *test, enum hook h)
 /* ------------------------------------------------------------------ */
 /* Addresses.                                                          */
 
-static socklen_t in4(union addr *a, const char *ip, int port)
+/* @ip:@port of @family (sin_port and sin6_port are at the same offset). */
+static socklen_t ip_addr(union addr *a, int family, const char *ip, int port)
 {
 	memset(a, 0, sizeof(*a));
-	a->in.sin_family = AF_INET;
+	a->sa.sa_family = family;
 	a->in.sin_port = htons(port);
-	inet_pton(AF_INET, ip, &a->in.sin_addr);
-	return sizeof(a->in);
-}
-
-static socklen_t in6(union addr *a, const char *ip, int port)
-{
-	memset(a, 0, sizeof(*a));
-	a->in6.sin6_family = AF_INET6;
-	a->in6.sin6_port = htons(port);
+	if (family == AF_INET) {
+		inet_pton(AF_INET, ip, &a->in.sin_addr);
+		return sizeof(a->in);
+	}
 	inet_pton(AF_INET6, ip, &a->in6.sin6_addr);
 	return sizeof(a->in6);
 }
@@ -450,6 +321,110 @@ static int where(int *srv, const char *const *names, int n, int type,
 }
 
 /* ------------------------------------------------------------------ */
+/* The inet tests run once per family.                                 */
+
+/*
+ * IPv6's ports are IPv4's + 100, its hooks IPv4's + 1 (enum hook); the
+ * test and program names end in '4' or '6'.
+ */
+struct fam {
+	int family;
+	char v;
+	const char *lo, *remote;	/* loopback; an address with nobody */
+	int port_off, hook_off;
+};
+
+static const struct fam v4 = { AF_INET, '4', "127.0.0.1", "10.9.9.9", 0, 0 };
+static const struct fam v6 = { AF_INET6, '6', "::1", "2001:db8::1", 100, 1 };
+
+static socklen_t inet(union addr *a, const struct fam *f, const char *ip,
+		      int port)
+{
+	return ip_addr(a, f->family, ip, port);
+}
+
+/* "<prefix><4|6>" */
+static const char *fam_name(char *buf, size_t n, const char *prefix,
+			    const struct fam *f)
+{
+	snprintf(buf, n, "%s%c", prefix, f->v);
+	return buf;
+}
+
+/*
+ * recvfrom() on @s (after waiting up to @ms for a datagram), printing
+ * the payload check and the source address; 1 if @payload came.
+ */
+static int recv_from_wait(const char *test, const char *step, int s,
+			  const char *payload, socklen_t cap, union addr *from,
+			  int ms)
+{
+	char buf[64] = "";
+	socklen_t len = cap;
+	ssize_t r;
+
+	memset(from, 0xa5, sizeof(*from));
+	errno = 0;
+	r = readable(s, ms) ? recvfrom(s, buf, sizeof(buf) - 1, MSG_DONTWAIT,
+				       &from->sa, &len) : -1;
+	print_ret(test, step, r < 0 ? -1 : 0, r < 0 ? (errno ? errno : EAGAIN) : 0);
+	if (r >= 0) {
+		printf(" payload=%s", strcmp(buf, payload) ? "wrong" : "ok");
+		print_addr(from, len, cap);
+	}
+	putchar('\n');
+	return r >= 0 && !strcmp(buf, payload);
+}
+
+static int recv_from(const char *test, const char *step, int s,
+		     const char *payload, socklen_t cap, union addr *from)
+{
+	return recv_from_wait(test, step, s, payload, cap, from, WAIT_MS);
+}
+
+/*
+ * A server on @srv_port of f->lo (*@srv) and a client bound to
+ * @client_port (returned).
+ */
+static int server_client(struct __test_metadata *_metadata,
+			 const struct fam *f, int type, int srv_port,
+			 int client_port, int *srv)
+{
+	union addr a;
+	socklen_t len = inet(&a, f, f->lo, srv_port);
+	int s;
+
+	*srv = server(_metadata, f->family, type, &a, len);
+	s = sock(_metadata, f->family, type);
+	len = inet(&a, f, f->lo, client_port);
+	ASSERT_EQ(0, bind(s, &a.sa, len)) TH_LOG("client bind: %s", strerror(errno));
+	return s;
+}
+
+/*
+ * Servers A and B on @a_port and @b_port of f->lo (@srv), and a client
+ * bound to @client_port (returned): a program sends what asks for A to
+ * B, or refuses it.
+ */
+static int a_b_client(struct __test_metadata *_metadata, const struct fam *f,
+		      int type, int a_port, int b_port, int client_port,
+		      int srv[2])
+{
+	union addr a;
+	socklen_t len = inet(&a, f, f->lo, a_port);
+
+	srv[0] = server(_metadata, f->family, type, &a, len);
+	return server_client(_metadata, f, type, b_port, client_port, &srv[1]);
+}
+
+static void close3(int s, int srv[2])
+{
+	close(s);
+	close(srv[0]);
+	close(srv[1]);
+}
+
+/* ------------------------------------------------------------------ */
 /* Environment.                                                        */
 
 TEST(environment)
@@ -483,13 +458,12 @@ TEST(environment)
 /* bind.                                                               */
 
 static void bind_case(struct __test_metadata *_metadata, const char *test,
-		      const char *step, int family, int type, int port,
-		      int expect_port)
+		      const char *step, const struct fam *f, int type,
+		      int port, int expect_port)
 {
 	union addr a, got;
-	socklen_t len = family == AF_INET ? in4(&a, "127.0.0.1", port) :
-			in6(&a, "::1", port);
-	int s = sock(_metadata, family, type), ret;
+	socklen_t len = inet(&a, f, f->lo, port);
+	int s = sock(_metadata, f->family, type), ret;
 
 	errno = 0;
 	ret = bind(s, &a.sa, len);
@@ -509,141 +483,153 @@ static void bind_case(struct __test_metadata *_metadata, const char *test,
 	close(s);
 }
 
-TEST(bind4)
+/* IPv4 ports (IPv6: + 100); the socket types differ by family. */
+static const struct bind_step {
+	const char *what;
+	int type4, type6;
+	int port, expect_port;	/* -1: refused */
+} bind_steps[] = {
+	{ "rewrite", SOCK_STREAM, SOCK_STREAM, 21001, 21002 },
+	{ "rewrite", SOCK_DGRAM, SOCK_DGRAM, 21001, 21002 },
+	{ "refused", SOCK_STREAM, SOCK_DGRAM, 21003, -1 },
+	{ "untouched", SOCK_DGRAM, SOCK_STREAM, 21004, 21004 },
+};
+
+static void bind_test(struct __test_metadata *_metadata, const struct fam *f)
 {
-	if (!attach(_metadata, "bind4"))
+	char test[16], step[32];
+
+	if (!attach(_metadata, fam_name(test, sizeof(test), "bind", f)))
 		return;
-	bind_case(_metadata, "bind4", "tcp_rewrite", AF_INET, SOCK_STREAM, 21001, 21002);
-	bind_case(_metadata, "bind4", "udp_rewrite", AF_INET, SOCK_DGRAM, 21001, 21002);
-	bind_case(_metadata, "bind4", "tcp_refused", AF_INET, SOCK_STREAM, 21003, -1);
-	bind_case(_metadata, "bind4", "udp_untouched", AF_INET, SOCK_DGRAM, 21004, 21004);
-	print_hook("bind4", H_BIND4);
+	for (size_t i = 0; i < ARRAY_SIZE(bind_steps); i++) {
+		const struct bind_step *b = &bind_steps[i];
+		int type = f == &v4 ? b->type4 : b->type6;
+
+		snprintf(step, sizeof(step), "%s_%s",
+			 type == SOCK_STREAM ? "tcp" : "udp", b->what);
+		bind_case(_metadata, test, step, f, type,
+			  b->port + f->port_off, b->expect_port < 0 ? -1 :
+			  b->expect_port + f->port_off);
+	}
+	print_hook(test, H_BIND4 + f->hook_off);
 }
 
-TEST(bind6)
-{
-	if (!attach(_metadata, "bind6"))
-		return;
-	bind_case(_metadata, "bind6", "tcp_rewrite", AF_INET6, SOCK_STREAM, 21101, 21102);
-	bind_case(_metadata, "bind6", "udp_rewrite", AF_INET6, SOCK_DGRAM, 21101, 21102);
-	bind_case(_metadata, "bind6", "udp_refused", AF_INET6, SOCK_DGRAM, 21103, -1);
-	bind_case(_metadata, "bind6", "tcp_untouched", AF_INET6, SOCK_STREAM, 21104, 21104);
-	print_hook("bind6", H_BIND6);
-}
+TEST(bind4) { bind_test(_metadata, &v4); }
+TEST(bind6) { bind_test(_metadata, &v6); }
 
 /* ------------------------------------------------------------------ */
-/* connect.                                                            */
+/* connect and sendmsg (UDP).                                          */
 
-struct conn_case {
-	const char *step;
+/*
+ * What the connect and sendmsg programs do with each port (IPv4's; IPv6
+ * adds 100): send what asks for A to B, or refuse it.
+ */
+static const struct redirect {
+	const char *call;	/* "connect" or "sendmsg" */
+	const char *step4, *step6;	/* NULL step6: step4 */
 	int type;
-	const char *dst_ip;	/* what the client asks for */
-	int dst_port;
+	int remote;		/* asks for f->remote:A_port, else f->lo */
 	int a_port, b_port;	/* servers: A the asked port, B the rewrite */
 	int client_port;
 	int refused;
+} redirects[] = {
+	{ "connect", "tcp_port_rewrite", NULL, SOCK_STREAM, 0, 21201, 21202, 21203, 0 },
+	{ "connect", "udp_port_rewrite", NULL, SOCK_DGRAM, 0, 21211, 21212, 21213, 0 },
+	{ "connect", "tcp_ip_rewrite", NULL, SOCK_STREAM, 1, 21231, 21232, 21233, 0 },
+	{ "connect", "udp_ip_rewrite", NULL, SOCK_DGRAM, 1, 21231, 21232, 21234, 0 },
+	{ "connect", "tcp_refused", NULL, SOCK_STREAM, 0, 21219, 21218, 21217, 1 },
+	{ "connect", "udp_refused", NULL, SOCK_DGRAM, 0, 21219, 21218, 21216, 1 },
+	/* IPv4's rewrite sets the source address too. */
+	{ "sendmsg", "udp_rewrite_and_src", "udp_rewrite", SOCK_DGRAM, 1, 21401, 21402, 21403, 0 },
+	{ "sendmsg", "udp_refused", NULL, SOCK_DGRAM, 0, 21409, 21408, 21407, 1 },
 };
 
-static void connect_case(struct __test_metadata *_metadata, const char *test,
-			 int family, const struct conn_case *c)
+static void redirect_case(struct __test_metadata *_metadata, const char *test,
+			  const char *step, const struct fam *f,
+			  const struct redirect *c)
 {
 	static const char *const names[] = { "A", "B" };
-	const char *lo = family == AF_INET ? "127.0.0.1" : "::1";
-	char st[64];
-	union addr a;
+	int off = f->port_off, conn = !strcmp(c->call, "connect");
+	union addr a, from;
 	socklen_t len;
-	int srv[2], s, ret, err, got;
+	int srv[2], s, ret, err, got = 0;
+	char st[64];
 
-	len = family == AF_INET ? in4(&a, lo, c->a_port) : in6(&a, lo, c->a_port);
-	srv[0] = server(_metadata, family, c->type, &a, len);
-	len = family == AF_INET ? in4(&a, lo, c->b_port) : in6(&a, lo, c->b_port);
-	srv[1] = server(_metadata, family, c->type, &a, len);
-
-	s = sock(_metadata, family, c->type);
-	len = family == AF_INET ? in4(&a, lo, c->client_port) :
-	      in6(&a, lo, c->client_port);
-	ASSERT_EQ(0, bind(s, &a.sa, len)) TH_LOG("client bind: %s", strerror(errno));
-
-	len = family == AF_INET ? in4(&a, c->dst_ip, c->dst_port) :
-	      in6(&a, c->dst_ip, c->dst_port);
+	s = a_b_client(_metadata, f, c->type, c->a_port + off, c->b_port + off,
+		       c->client_port + off, srv);
+	len = inet(&a, f, c->remote ? f->remote : f->lo, c->a_port + off);
 	errno = 0;
-	ret = connect(s, &a.sa, len);
+	if (conn)
+		ret = connect(s, &a.sa, len);
+	else
+		ret = sendto(s, step, strlen(step) + 1, 0, &a.sa, len) < 0 ? -1 : 0;
 	err = errno;
-	print_ret(test, c->step, ret, err);
-	if (ret == 0 && c->type == SOCK_DGRAM)
-		ret = send(s, c->step, strlen(c->step) + 1, 0) < 0 ? -1 : 0;
-	got = where(srv, names, 2, c->type, c->step, !ret);
+	print_ret(test, step, ret, err);
+	if (conn && ret == 0 && c->type == SOCK_DGRAM)
+		ret = send(s, step, strlen(step) + 1, 0) < 0 ? -1 : 0;
+	/* A sent datagram: not where(), B's recvfrom shows the source. */
+	if (conn || c->refused)
+		got = where(srv, names, 2, c->type, step, !ret);
 	putchar('\n');
 	if (c->refused) {
 		EXPECT_EQ(-1, ret);
 		EXPECT_EQ(EPERM, err);
 		EXPECT_EQ(0, got);
-	} else {
-		EXPECT_EQ(0, ret) TH_LOG("%s: %s", c->step, strerror(err));
-		EXPECT_EQ(2, got) TH_LOG("%s: the rewritten address got nothing", c->step);
-		snprintf(st, sizeof(st), "%s_getpeername", c->step);
+	} else if (conn) {
+		EXPECT_EQ(0, ret) TH_LOG("%s: %s", step, strerror(err));
+		EXPECT_EQ(2, got) TH_LOG("%s: the rewritten address got nothing", step);
+		snprintf(st, sizeof(st), "%s_getpeername", step);
 		record_name(test, st, s, getpeername, sizeof(a), NULL);
-		snprintf(st, sizeof(st), "%s_getsockname", c->step);
+		snprintf(st, sizeof(st), "%s_getsockname", step);
 		record_name(test, st, s, getsockname, sizeof(a), NULL);
+	} else {
+		EXPECT_EQ(0, ret) TH_LOG("%s: %s", step, strerror(err));
+		snprintf(st, sizeof(st), "%s_at_B", step);
+		EXPECT_TRUE(recv_from(test, st, srv[1], step, sizeof(from), &from));
+		snprintf(st, sizeof(st), "%s_at_A", step);
+		printf("# obs %s.%s: readable=%d\n", test, st, readable(srv[0], 0));
 	}
-	close(s);
-	close(srv[0]);
-	close(srv[1]);
+	close3(s, srv);
 }
 
-TEST(connect4)
+/* The redirects of @call for family @f; @h4: the call's IPv4 hook. */
+static void redirect_test(struct __test_metadata *_metadata,
+			  const struct fam *f, const char *call, enum hook h4)
 {
-	static const struct conn_case cases[] = {
-		{ "tcp_port_rewrite", SOCK_STREAM, "127.0.0.1", 21201, 21201, 21202, 21203, 0 },
-		{ "udp_port_rewrite", SOCK_DGRAM, "127.0.0.1", 21211, 21211, 21212, 21213, 0 },
-		{ "tcp_ip_rewrite", SOCK_STREAM, "10.9.9.9", 21231, 21231, 21232, 21233, 0 },
-		{ "udp_ip_rewrite", SOCK_DGRAM, "10.9.9.9", 21231, 21231, 21232, 21234, 0 },
-		{ "tcp_refused", SOCK_STREAM, "127.0.0.1", 21219, 21219, 21218, 21217, 1 },
-		{ "udp_refused", SOCK_DGRAM, "127.0.0.1", 21219, 21219, 21218, 21216, 1 },
-	};
+	char test[16];
 
-	if (!attach(_metadata, "connect4"))
+	if (!attach(_metadata, fam_name(test, sizeof(test), call, f)))
 		return;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		connect_case(_metadata, "connect4", AF_INET, &cases[i]);
-	print_hook("connect4", H_CONNECT4);
+	for (size_t i = 0; i < ARRAY_SIZE(redirects); i++) {
+		const struct redirect *c = &redirects[i];
+
+		if (!strcmp(c->call, call))
+			redirect_case(_metadata, test, f == &v6 && c->step6 ?
+				      c->step6 : c->step4, f, c);
+	}
+	print_hook(test, h4 + f->hook_off);
 }
 
-TEST(connect6)
-{
-	static const struct conn_case cases[] = {
-		{ "tcp_port_rewrite", SOCK_STREAM, "::1", 21301, 21301, 21302, 21303, 0 },
-		{ "udp_port_rewrite", SOCK_DGRAM, "::1", 21311, 21311, 21312, 21313, 0 },
-		{ "tcp_ip_rewrite", SOCK_STREAM, "2001:db8::1", 21331, 21331, 21332, 21333, 0 },
-		{ "udp_ip_rewrite", SOCK_DGRAM, "2001:db8::1", 21331, 21331, 21332, 21334, 0 },
-		{ "tcp_refused", SOCK_STREAM, "::1", 21319, 21319, 21318, 21317, 1 },
-		{ "udp_refused", SOCK_DGRAM, "::1", 21319, 21319, 21318, 21316, 1 },
-	};
-
-	if (!attach(_metadata, "connect6"))
-		return;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		connect_case(_metadata, "connect6", AF_INET6, &cases[i]);
-	print_hook("connect6", H_CONNECT6);
-}
+TEST(connect4) { redirect_test(_metadata, &v4, "connect", H_CONNECT4); }
+TEST(connect6) { redirect_test(_metadata, &v6, "connect", H_CONNECT4); }
 
 /*
  * bpf_bind(): the connect program binds the (unbound) UDP socket itself,
  * through the kernel's bind path with a sockaddr the program built.
  */
-static void bpf_bind_case(struct __test_metadata *_metadata, int family,
-			  const char *step, int port, int slot)
+static void bpf_bind_case(struct __test_metadata *_metadata,
+			  const struct fam *f, const char *step, int port,
+			  int slot)
 {
 	union addr a;
-	socklen_t len = family == AF_INET ? in4(&a, "127.0.0.1", port) :
-			in6(&a, "::1", port);
-	int s = sock(_metadata, family, SOCK_DGRAM), ret;
+	socklen_t len = inet(&a, f, f->lo, port);
+	int s = sock(_metadata, f->family, SOCK_DGRAM), ret;
 	char st[64];
 
 	errno = 0;
 	ret = connect(s, &a.sa, len);
 	print_ret("connect_bpf_bind", step, ret, errno);
-	printf(" bpf_bind_ret=%lld\n", (long long)obs_get(OBS_BIND_RET + slot));
+	printf(" bpf_bind_ret=%lld\n", (long long)loader_obs(OBS_BIND_RET + slot));
 	EXPECT_EQ(0, ret);
 	snprintf(st, sizeof(st), "%s_getsockname", step);
 	record_name("connect_bpf_bind", st, s, getsockname, sizeof(a), NULL);
@@ -654,14 +640,14 @@ TEST(connect_bpf_bind)
 {
 	if (!attach(_metadata, "connect4 connect6 bind4 bind6"))
 		return;
-	bpf_bind_case(_metadata, AF_INET, "inet4_bind_21222", 21221, 0);
-	EXPECT_EQ(0, (long long)obs_get(OBS_BIND_RET + 0));
-	bpf_bind_case(_metadata, AF_INET, "inet4_len_8", 21224, 1);
-	EXPECT_EQ(-EINVAL, (long long)obs_get(OBS_BIND_RET + 1));
-	bpf_bind_case(_metadata, AF_INET, "inet4_port_0", 21227, 2);
-	EXPECT_EQ(0, (long long)obs_get(OBS_BIND_RET + 2));
-	bpf_bind_case(_metadata, AF_INET6, "inet6_bind_21322", 21321, 3);
-	EXPECT_EQ(0, (long long)obs_get(OBS_BIND_RET + 3));
+	bpf_bind_case(_metadata, &v4, "inet4_bind_21222", 21221, 0);
+	EXPECT_EQ(0, (long long)loader_obs(OBS_BIND_RET + 0));
+	bpf_bind_case(_metadata, &v4, "inet4_len_8", 21224, 1);
+	EXPECT_EQ(-EINVAL, (long long)loader_obs(OBS_BIND_RET + 1));
+	bpf_bind_case(_metadata, &v4, "inet4_port_0", 21227, 2);
+	EXPECT_EQ(0, (long long)loader_obs(OBS_BIND_RET + 2));
+	bpf_bind_case(_metadata, &v6, "inet6_bind_21322", 21321, 3);
+	EXPECT_EQ(0, (long long)loader_obs(OBS_BIND_RET + 3));
 	/* The bind hooks do not run for bpf_bind(): the calls say so. */
 	print_hook("connect_bpf_bind", H_BIND4);
 	print_hook("connect_bpf_bind", H_BIND6);
@@ -670,119 +656,10 @@ TEST(connect_bpf_bind)
 }
 
 /* ------------------------------------------------------------------ */
-/* sendmsg / recvmsg (UDP).                                            */
+/* sendmsg (v4-mapped) / recvmsg (UDP).                                */
 
-/*
- * recvfrom() on @s (after waiting up to @ms for a datagram), printing
- * the payload check and the source address; 1 if @payload came.
- */
-static int recv_from_wait(const char *test, const char *step, int s,
-			  const char *payload, socklen_t cap, union addr *from,
-			  int ms)
-{
-	char buf[64] = "";
-	socklen_t len = cap;
-	ssize_t r;
-
-	memset(from, 0xa5, sizeof(*from));
-	errno = 0;
-	r = readable(s, ms) ? recvfrom(s, buf, sizeof(buf) - 1, MSG_DONTWAIT,
-				       &from->sa, &len) : -1;
-	print_ret(test, step, r < 0 ? -1 : 0, r < 0 ? (errno ? errno : EAGAIN) : 0);
-	if (r >= 0) {
-		printf(" payload=%s", strcmp(buf, payload) ? "wrong" : "ok");
-		print_addr(from, len, cap);
-	}
-	putchar('\n');
-	return r >= 0 && !strcmp(buf, payload);
-}
-
-static int recv_from(const char *test, const char *step, int s,
-		     const char *payload, socklen_t cap, union addr *from)
-{
-	return recv_from_wait(test, step, s, payload, cap, from, WAIT_MS);
-}
-
-struct send_case {
-	const char *step;
-	const char *dst_ip;
-	int dst_port;
-	int a_port, b_port, client_port;
-	int refused;
-};
-
-static void sendmsg_case(struct __test_metadata *_metadata, const char *test,
-			 int family, const struct send_case *c)
-{
-	static const char *const names[] = { "A", "B" };
-	const char *lo = family == AF_INET ? "127.0.0.1" : "::1";
-	union addr a, from;
-	socklen_t len;
-	int srv[2], s, ret, err, got;
-	char st[64];
-
-	len = family == AF_INET ? in4(&a, lo, c->a_port) : in6(&a, lo, c->a_port);
-	srv[0] = server(_metadata, family, SOCK_DGRAM, &a, len);
-	len = family == AF_INET ? in4(&a, lo, c->b_port) : in6(&a, lo, c->b_port);
-	srv[1] = server(_metadata, family, SOCK_DGRAM, &a, len);
-	s = sock(_metadata, family, SOCK_DGRAM);
-	len = family == AF_INET ? in4(&a, lo, c->client_port) :
-	      in6(&a, lo, c->client_port);
-	ASSERT_EQ(0, bind(s, &a.sa, len));
-
-	len = family == AF_INET ? in4(&a, c->dst_ip, c->dst_port) :
-	      in6(&a, c->dst_ip, c->dst_port);
-	errno = 0;
-	ret = sendto(s, c->step, strlen(c->step) + 1, 0, &a.sa, len) < 0 ? -1 : 0;
-	err = errno;
-	print_ret(test, c->step, ret, err);
-	if (c->refused) {
-		got = where(srv, names, 2, SOCK_DGRAM, c->step, !ret);
-		putchar('\n');
-		EXPECT_EQ(-1, ret);
-		EXPECT_EQ(EPERM, err);
-		EXPECT_EQ(0, got);
-	} else {
-		/* Not where(): B's recvfrom shows the source it saw. */
-		putchar('\n');
-		EXPECT_EQ(0, ret) TH_LOG("%s: %s", c->step, strerror(err));
-		snprintf(st, sizeof(st), "%s_at_B", c->step);
-		EXPECT_TRUE(recv_from(test, st, srv[1], c->step, sizeof(from), &from));
-		snprintf(st, sizeof(st), "%s_at_A", c->step);
-		printf("# obs %s.%s: readable=%d\n", test, st, readable(srv[0], 0));
-	}
-	close(s);
-	close(srv[0]);
-	close(srv[1]);
-}
-
-TEST(sendmsg4)
-{
-	static const struct send_case cases[] = {
-		{ "udp_rewrite_and_src", "10.9.9.9", 21401, 21401, 21402, 21403, 0 },
-		{ "udp_refused", "127.0.0.1", 21409, 21409, 21408, 21407, 1 },
-	};
-
-	if (!attach(_metadata, "sendmsg4"))
-		return;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		sendmsg_case(_metadata, "sendmsg4", AF_INET, &cases[i]);
-	print_hook("sendmsg4", H_SENDMSG4);
-}
-
-TEST(sendmsg6)
-{
-	static const struct send_case cases[] = {
-		{ "udp_rewrite", "2001:db8::1", 21501, 21501, 21502, 21503, 0 },
-		{ "udp_refused", "::1", 21509, 21509, 21508, 21507, 1 },
-	};
-
-	if (!attach(_metadata, "sendmsg6"))
-		return;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		sendmsg_case(_metadata, "sendmsg6", AF_INET6, &cases[i]);
-	print_hook("sendmsg6", H_SENDMSG6);
-}
+TEST(sendmsg4) { redirect_test(_metadata, &v4, "sendmsg", H_SENDMSG4); }
+TEST(sendmsg6) { redirect_test(_metadata, &v6, "sendmsg", H_SENDMSG4); }
 
 /* An IPv6 socket sending to ::ffff:127.0.0.1 runs the IPv4 hook. */
 TEST(sendmsg4_v4mapped)
@@ -793,14 +670,14 @@ TEST(sendmsg4_v4mapped)
 
 	if (!attach(_metadata, "sendmsg4 sendmsg6"))
 		return;
-	len = in4(&a, "127.0.0.1", 21421);
+	len = ip_addr(&a, AF_INET, "127.0.0.1", 21421);
 	a_srv = server(_metadata, AF_INET, SOCK_DGRAM, &a, len);
-	len = in4(&a, "127.0.0.1", 21422);
+	len = ip_addr(&a, AF_INET, "127.0.0.1", 21422);
 	b_srv = server(_metadata, AF_INET, SOCK_DGRAM, &a, len);
 	s = sock(_metadata, AF_INET6, SOCK_DGRAM);
-	len = in6(&a, "::", 21423);
+	len = ip_addr(&a, AF_INET6, "::", 21423);
 	ASSERT_EQ(0, bind(s, &a.sa, len));
-	len = in6(&a, "::ffff:127.0.0.1", 21421);
+	len = ip_addr(&a, AF_INET6, "::ffff:127.0.0.1", 21421);
 	errno = 0;
 	ret = sendto(s, "mapped", 7, 0, &a.sa, len) < 0 ? -1 : 0;
 	print_ret("sendmsg4_v4mapped", "sendto", ret, errno);
@@ -817,28 +694,27 @@ TEST(sendmsg4_v4mapped)
 }
 
 /*
- * NAT both ways: the client sends to a "remote" address, sendmsg
- * rewrites it to a local server; the server answers, and recvmsg makes
- * the answer read as coming from the remote address.
+ * NAT both ways: the client sends to a "remote" address (port 21431),
+ * sendmsg rewrites it to a local server (21433); the server answers, and
+ * recvmsg makes the answer read as coming from the remote address.  The
+ * client is 21434.  IPv6: ports + 100.
  */
-static void recvmsg_case(struct __test_metadata *_metadata, const char *test,
-			 int family, const char *remote, int remote_port,
-			 int srv_port, int client_port, enum hook h)
+static void recvmsg_test(struct __test_metadata *_metadata,
+			 const struct fam *f)
 {
-	const char *lo = family == AF_INET ? "127.0.0.1" : "::1";
+	int remote_port = 21431 + f->port_off, srv_port = 21433 + f->port_off;
+	int client_port = 21434 + f->port_off;
+	char test[16], progs[32], st[64];
 	union addr a, from;
 	socklen_t len;
 	int srv, s, ret;
-	char st[64];
 
-	len = family == AF_INET ? in4(&a, lo, srv_port) : in6(&a, lo, srv_port);
-	srv = server(_metadata, family, SOCK_DGRAM, &a, len);
-	s = sock(_metadata, family, SOCK_DGRAM);
-	len = family == AF_INET ? in4(&a, lo, client_port) : in6(&a, lo, client_port);
-	ASSERT_EQ(0, bind(s, &a.sa, len));
-
-	len = family == AF_INET ? in4(&a, remote, remote_port) :
-	      in6(&a, remote, remote_port);
+	fam_name(test, sizeof(test), "recvmsg", f);
+	snprintf(progs, sizeof(progs), "sendmsg%c %s", f->v, test);
+	if (!attach(_metadata, progs))
+		return;
+	s = server_client(_metadata, f, SOCK_DGRAM, srv_port, client_port, &srv);
+	len = inet(&a, f, f->remote, remote_port);
 	errno = 0;
 	ret = sendto(s, "ping", 5, 0, &a.sa, len) < 0 ? -1 : 0;
 	print_ret(test, "client_sendto", ret, errno);
@@ -847,7 +723,7 @@ static void recvmsg_case(struct __test_metadata *_metadata, const char *test,
 	ASSERT_TRUE(recv_from(test, "server_recvfrom", srv, "ping", sizeof(from), &from));
 	errno = 0;
 	ret = sendto(srv, "pong", 5, 0, &from.sa,
-		     family == AF_INET ? sizeof(from.in) : sizeof(from.in6)) < 0 ? -1 : 0;
+		     f->family == AF_INET ? sizeof(from.in) : sizeof(from.in6)) < 0 ? -1 : 0;
 	print_ret(test, "server_sendto", ret, errno);
 	putchar('\n');
 	ASSERT_EQ(0, ret);
@@ -855,7 +731,7 @@ static void recvmsg_case(struct __test_metadata *_metadata, const char *test,
 	EXPECT_TRUE(recv_from(test, "client_recvfrom", s, "pong", sizeof(from), &from));
 	/* sin_port and sin6_port are at the same offset. */
 	EXPECT_EQ(remote_port, ntohs(from.in.sin_port));
-	len = family == AF_INET ? in4(&a, lo, client_port) : in6(&a, lo, client_port);
+	len = inet(&a, f, f->lo, client_port);
 	ASSERT_LE(0, sendto(srv, "pong", 5, 0, &a.sa, len));
 	snprintf(st, sizeof(st), "client_recvfrom_cap%d", 8);
 	recv_from(test, st, s, "pong", 8, &from);
@@ -866,35 +742,22 @@ static void recvmsg_case(struct __test_metadata *_metadata, const char *test,
 	ret = recv(s, st, sizeof(st), MSG_DONTWAIT) < 0 ? -1 : 0;
 	print_ret(test, "client_recv_noname", ret, errno);
 	putchar('\n');
-	print_hook(test, h);
-	print_hook(test, h == H_RECVMSG4 ? H_SENDMSG4 : H_SENDMSG6);
+	print_hook(test, H_RECVMSG4 + f->hook_off);
+	print_hook(test, H_SENDMSG4 + f->hook_off);
 	close(s);
 	close(srv);
 }
 
-TEST(recvmsg4)
-{
-	if (!attach(_metadata, "sendmsg4 recvmsg4"))
-		return;
-	recvmsg_case(_metadata, "recvmsg4", AF_INET, "10.9.9.9", 21431, 21433,
-		     21434, H_RECVMSG4);
-}
-
-TEST(recvmsg6)
-{
-	if (!attach(_metadata, "sendmsg6 recvmsg6"))
-		return;
-	recvmsg_case(_metadata, "recvmsg6", AF_INET6, "2001:db8::1", 21531,
-		     21533, 21534, H_RECVMSG6);
-}
+TEST(recvmsg4) { recvmsg_test(_metadata, &v4); }
+TEST(recvmsg6) { recvmsg_test(_metadata, &v6); }
 
 /* ------------------------------------------------------------------ */
 /* getsockname / getpeername (inet).                                   */
 
 static void getname_case(struct __test_metadata *_metadata, const char *test,
-			 int family, int sock_port, int peer_port, int type)
+			 const struct fam *f, int sock_port, int peer_port,
+			 int type)
 {
-	const char *lo = family == AF_INET ? "127.0.0.1" : "::1";
 	static const socklen_t caps[] = { sizeof(union addr), 8, 2, 0 };
 	union addr a;
 	socklen_t len;
@@ -902,12 +765,8 @@ static void getname_case(struct __test_metadata *_metadata, const char *test,
 	char st[64];
 	const char *tn = type == SOCK_STREAM ? "tcp" : "udp";
 
-	len = family == AF_INET ? in4(&a, lo, peer_port) : in6(&a, lo, peer_port);
-	srv = server(_metadata, family, type, &a, len);
-	s = sock(_metadata, family, type);
-	len = family == AF_INET ? in4(&a, lo, sock_port) : in6(&a, lo, sock_port);
-	ASSERT_EQ(0, bind(s, &a.sa, len));
-	len = family == AF_INET ? in4(&a, lo, peer_port) : in6(&a, lo, peer_port);
+	s = server_client(_metadata, f, type, peer_port, sock_port, &srv);
+	len = inet(&a, f, f->lo, peer_port);
 	ASSERT_EQ(0, connect(s, &a.sa, len));
 	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
 		snprintf(st, sizeof(st), "%s_getsockname_cap%u", tn, caps[i]);
@@ -930,25 +789,27 @@ static void getname_case(struct __test_metadata *_metadata, const char *test,
 	close(srv);
 }
 
-TEST(getname4)
+/* 21601 and its peer 21611 (IPv6: + 100). */
+static void getname_test(struct __test_metadata *_metadata,
+			 const struct fam *f)
 {
-	if (!attach(_metadata, "getsockname4 getpeername4"))
+	char test[16], progs[32];
+
+	fam_name(test, sizeof(test), "getname", f);
+	snprintf(progs, sizeof(progs), "getsockname%c getpeername%c", f->v,
+		 f->v);
+	if (!attach(_metadata, progs))
 		return;
-	getname_case(_metadata, "getname4", AF_INET, 21601, 21611, SOCK_STREAM);
-	getname_case(_metadata, "getname4", AF_INET, 21601, 21611, SOCK_DGRAM);
-	print_hook("getname4", H_GETSOCKNAME4);
-	print_hook("getname4", H_GETPEERNAME4);
+	getname_case(_metadata, test, f, 21601 + f->port_off,
+		     21611 + f->port_off, SOCK_STREAM);
+	getname_case(_metadata, test, f, 21601 + f->port_off,
+		     21611 + f->port_off, SOCK_DGRAM);
+	print_hook(test, H_GETSOCKNAME4 + f->hook_off);
+	print_hook(test, H_GETPEERNAME4 + f->hook_off);
 }
 
-TEST(getname6)
-{
-	if (!attach(_metadata, "getsockname6 getpeername6"))
-		return;
-	getname_case(_metadata, "getname6", AF_INET6, 21701, 21711, SOCK_STREAM);
-	getname_case(_metadata, "getname6", AF_INET6, 21701, 21711, SOCK_DGRAM);
-	print_hook("getname6", H_GETSOCKNAME6);
-	print_hook("getname6", H_GETPEERNAME6);
-}
+TEST(getname4) { getname_test(_metadata, &v4); }
+TEST(getname6) { getname_test(_metadata, &v6); }
 
 /* ------------------------------------------------------------------ */
 /* AF_UNIX.                                                            */
@@ -960,6 +821,25 @@ static int unix_server(struct __test_metadata *_metadata, int type,
 	socklen_t len = un(&a, path);
 
 	return server(_metadata, AF_UNIX, type, &a, len);
+}
+
+/*
+ * A stream socket bound to @path, connected to the listener @lst (bound
+ * to @lst_path); *@acc is the accepted end.
+ */
+static int unix_client(struct __test_metadata *_metadata, const char *path,
+		       int lst, const char *lst_path, int *acc)
+{
+	union addr a;
+	socklen_t len = un(&a, path);
+	int s = sock(_metadata, AF_UNIX, SOCK_STREAM);
+
+	ASSERT_EQ(0, bind(s, &a.sa, len));
+	len = un(&a, lst_path);
+	ASSERT_EQ(0, connect(s, &a.sa, len));
+	*acc = accept4(lst, NULL, NULL, SOCK_CLOEXEC);
+	ASSERT_LE(0, *acc);
+	return s;
 }
 
 static int unix_enter(struct __test_metadata *_metadata, const char *progs)
@@ -1134,13 +1014,7 @@ TEST(unix_recvmsg)
 	/* Stream: the accepted socket reads from a bound client. */
 	lst = unix_server(_metadata, SOCK_STREAM, "rs.listen");
 	close(s);
-	s = sock(_metadata, AF_UNIX, SOCK_STREAM);
-	len = un(&a, "sa.stream");
-	ASSERT_EQ(0, bind(s, &a.sa, len));
-	len = un(&a, "rs.listen");
-	ASSERT_EQ(0, connect(s, &a.sa, len));
-	acc = accept4(lst, NULL, NULL, SOCK_CLOEXEC);
-	ASSERT_LE(0, acc);
+	s = unix_client(_metadata, "sa.stream", lst, "rs.listen", &acc);
 	ASSERT_EQ(3, write(s, "hi", 3));
 	unix_recvmsg_step("stream_renamed", acc, "hi", sizeof(union addr));
 	print_hook("unix_recvmsg", H_RECVMSG_UNIX);
@@ -1155,7 +1029,6 @@ TEST(unix_getname)
 {
 	static const socklen_t caps[] = { sizeof(union addr), 4, 0 };
 	union addr a;
-	socklen_t len;
 	int s, lst, c, acc;
 	char st[64];
 
@@ -1178,13 +1051,7 @@ TEST(unix_getname)
 	close(s);
 
 	lst = unix_server(_metadata, SOCK_STREAM, "pa.peer");
-	c = sock(_metadata, AF_UNIX, SOCK_STREAM);
-	len = un(&a, "ga.client");
-	ASSERT_EQ(0, bind(c, &a.sa, len));
-	len = un(&a, "pa.peer");
-	ASSERT_EQ(0, connect(c, &a.sa, len));
-	acc = accept4(lst, NULL, NULL, SOCK_CLOEXEC);
-	ASSERT_LE(0, acc);
+	c = unix_client(_metadata, "ga.client", lst, "pa.peer", &acc);
 	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
 		snprintf(st, sizeof(st), "client_getpeername_cap%u", caps[i]);
 		record_name("unix_getname", st, c, getpeername, caps[i], NULL);
@@ -1212,7 +1079,6 @@ TEST(unix_getname)
  */
 TEST(unix_kfunc)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "sock_addr_kfunc");
 	static char vlog[4096];
 	/* r0 = kfunc btf_id 1 (vmlinux); r0 = 1; exit */
 	const struct bpf_insn insns[] = {
@@ -1253,10 +1119,9 @@ TEST(unix_kfunc)
 		close(fd);
 
 	/* libbpf, with the program upstream would use. */
-	lbpf_len = 0;
-	lbpf_log[0] = 0;
-	kobj = bpf_object__open_mem(kfunc_obj, kfunc_obj_end - kfunc_obj, &oo);
-	ASSERT_NE(NULL, kobj) TH_LOG("open: %s", lbpf_log);
+	loader_log_clear();
+	kobj = loader_open_kfunc();
+	ASSERT_NE(NULL, kobj) TH_LOG("%s", loader_error());
 	err = bpf_object__load(kobj);
 	printf("# obs unix_kfunc.libbpf_load: ret=%d errno=%s\n", err,
 	       errno_name(err < 0 ? -err : 0));
@@ -1271,17 +1136,13 @@ TEST(unix_kfunc)
 	}
 	/* A kernel with BTF: connecting to "ka.sock" reaches kfunc_target.sock. */
 	{
-		struct bpf_program *p = bpf_object__next_program(kobj, NULL);
 		union addr a;
 		socklen_t len;
-		int cg, lst, s, ret;
+		int lst, s, ret;
 
-		enter_cgroup(_metadata);
+		/* Its one program, connect_unix_kfunc. */
+		ASSERT_EQ(1, loader_attach_object(kobj)) TH_LOG("%s", loader_error());
 		sockdir_enter("bpf_sock_addr");
-		cg = open(CGROUP_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		ASSERT_LE(0, cg);
-		ASSERT_NE(NULL, bpf_program__attach_cgroup(p, cg));
-		close(cg);
 		lst = unix_server(_metadata, SOCK_STREAM, "kfunc_target.sock");
 		s = sock(_metadata, AF_UNIX, SOCK_STREAM);
 		len = un(&a, "ka.sock");
@@ -1304,3 +1165,4 @@ static void __attribute__((destructor)) remove_sock_dir(void)
 }
 
 TEST_HARNESS_MAIN
+

@@ -3,8 +3,9 @@
  * Record what every socket kind the guest kernel builds does with valid
  * and broken socket addresses: bind, connect, sendto, sendmsg (msg_name),
  * SCTP bindx/connectx, and the calls that write an address back
- * (getsockname, getpeername, accept, recvfrom).  Nothing is asserted:
- * the host diffs the obs lines of a baseline and a patched kernel.
+ * (getsockname, getpeername, accept, recvfrom).  Nothing is asserted
+ * about the kernel's answers: the host diffs the obs lines of a baseline
+ * and a patched kernel.
  *
  *   # obs <kind>.<op>_<variant>.<step>: ret=<int> errno=<ENAME|0>[ details]
  *
@@ -12,15 +13,23 @@
  * min,16,128,129,huge,neg}, null, unmapped (a munmap()ed page),
  * wrong_family, unspec, odd (copied to an odd address) and page_end (its
  * last byte is the last byte of a mapped page).  For calls that write an
- * address back the variant is the buffer instead, pre-filled with 0xa5;
- * details are as in sockaddr_basic.c: len=, addr=<hex> (bytes that vary
- * between boots as XX), tail=untouched|written, buf=untouched|written.
+ * address back the variant is the buffer instead, pre-filled with 0xa5,
+ * plus unbound (getsockname/getpeername on a socket never bound or
+ * connected).  Their details:
+ *   len=<int>        the length the kernel wrote back (input if untouched)
+ *   addr=<hex>       bytes written, min(input, returned length) of them;
+ *                    bytes that vary between boots (ephemeral ports,
+ *                    autobind names, ...) as XX
+ *   tail=untouched|written  whether the rest of the caller's buffer kept
+ *                    its fill pattern
+ *   buf=untouched|written   (failed calls) whether the buffer changed
  * Setup steps (setup_bind, setup_connect, ...) are recorded too.  Each
  * case uses fresh nonblocking sockets.  A kind whose socket() fails
  * prints its errno and is skipped.
  *
- * One KTAP test per kind (the harness forks per test; ~7000 cases as
- * separate tests would be far too slow under TCG).  Each also prints
+ * One KTAP test per kind, matrix.<kind>.all (the harness forks per test;
+ * ~7000 cases as separate tests would be far too slow under TCG).  Each
+ * also prints
  *   # coverage <kind>: full|error-paths-only (why)
  * Kinds covered on their error paths only (the valid address cannot
  * succeed in the guest):
@@ -41,6 +50,13 @@
  *   bt_iso      exists only after a mgmt experimental feature is set
  *   nfc_raw, nfc_llcp  connect needs an activated target / LLCP link
  *   pppoe, pptp, pppol2tp  need a server, GRE peer, L2TP tunnel
+ *
+ * Then blocking.<kind>.<op> for the inet (TCP, UDP) and unix (stream,
+ * dgram; pathname, abstract) kinds and bind, connect, getsockname,
+ * getpeername: the same cases on blocking sockets (a stream connect
+ * completes before it returns, and what the socket then reports is
+ * recorded), labelled <kind>.blocking_<op>_<variant>.  There the setup
+ * must work: a socket, peer, bind or connect that fails, fails the test.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -84,14 +100,27 @@ static const char *const op_name[NOPS] = {
 enum var { V_VALID, V_LEN_0, V_LEN_1, V_LEN_FAMILY, V_LEN_MIN_M1,
 	   V_LEN_MIN, V_LEN_16, V_LEN_128, V_LEN_129, V_LEN_HUGE,
 	   V_LEN_NEG, V_NULL, V_UNMAPPED, V_WRONG_FAMILY, V_UNSPEC, V_ODD,
-	   V_PAGE_END, NVARS };
+	   V_PAGE_END, V_UNBOUND, NVARS };
 static const char *const var_name[NVARS] = {
 	"valid", "len_0", "len_1", "len_family", "len_min_minus_1",
 	"len_min", "len_16", "len_128", "len_129", "len_huge", "len_neg",
 	"null", "unmapped", "wrong_family", "unspec", "odd", "page_end",
+	"unbound",
 };
 
-_Static_assert(NOPS * NVARS <= PEER_SLOT, "case ids would reach the peer's");
+/*
+ * A case's id (its slot of the kind's ports): op * V_UNBOUND + variant,
+ * then the two unbound cases (getsockname, getpeername) after them all.
+ */
+static int case_slot(enum op op, enum var v)
+{
+	if (v == V_UNBOUND)
+		return NOPS * V_UNBOUND + op - OP_GETSOCKNAME;
+	return op * V_UNBOUND + v;
+}
+
+_Static_assert(NOPS * V_UNBOUND + 2 <= PEER_SLOT,
+	       "case ids would reach the peer's");
 
 /* Regions for the unmapped, odd and page_end variants. */
 static unsigned char *unmapped, *page_end;
@@ -101,10 +130,29 @@ static long page_size;
 /* Set up once at start (guest only), reported by the kinds that use it. */
 static int vhci_fd = -1, vhci_ret = -2, vhci_err, ping_ret = -2, ping_err;
 
+/*
+ * Set by a blocking test (to its metadata) in its own process: sockets
+ * are then blocking, and a setup step that fails fails the test.
+ */
+static struct __test_metadata *strict;
+
 static void obs(const char *label, const char *step, int ret, int err)
 {
 	printf("# obs %s.%s: ret=%d errno=%s\n", label, step, ret,
 	       errno_name(ret < 0 ? err : 0));
+}
+
+/* Record a setup step; in a blocking test it must have worked. */
+static void setup_obs(const char *label, const char *step, int ret, int err)
+{
+	struct __test_metadata *_metadata = strict;
+
+	obs(label, step, ret, err);
+	/* Braces: ASSERT_*() is more than one statement. */
+	if (_metadata) {
+		ASSERT_LE(0, ret) TH_LOG("%s.%s: %s", label, step,
+					 strerror(err));
+	}
 }
 
 static socklen_t pick_len(const struct kind *k, enum var v, socklen_t nat)
@@ -164,8 +212,8 @@ static struct arg valid_addr(const struct kind *k, int id, enum role r,
 
 static int open_sock(const struct kind *k)
 {
-	int one = 1, s = socket(k->family, k->type | SOCK_NONBLOCK |
-				SOCK_CLOEXEC, k->protocol);
+	int one = 1, s = socket(k->family, k->type | SOCK_CLOEXEC |
+				(strict ? 0 : SOCK_NONBLOCK), k->protocol);
 
 	/* Reruns on a host must not trip over our own fixed ports. */
 	if (s >= 0 && (k->flags & K_REUSE))
@@ -178,6 +226,12 @@ static int open_sock(const struct kind *k)
 		struct timeval tv = { .tv_usec = 300000 };
 
 		setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	}
+	/* A blocking connect that never completes must not hang the test. */
+	if (s >= 0 && strict) {
+		struct timeval tv = { .tv_sec = 2 };
+
+		setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	}
 	return s;
 }
@@ -214,16 +268,16 @@ static int open_peer(const struct kind *k, const char *label, int *ready)
 		return -1;
 	s = open_sock(k);
 	if (s < 0) {
-		obs(label, "peer_socket", s, errno);
+		setup_obs(label, "peer_socket", s, errno);
 		return -1;
 	}
 	v = valid_addr(k, kind_port(k, PEER_SLOT), ROLE_SELF, &a);
 	unlink_addr(k, &a);
 	ret = bind(s, v.ptr, v.len);
 	if (ret)
-		obs(label, "peer_bind", ret, errno);
+		setup_obs(label, "peer_bind", ret, errno);
 	if (!ret && (k->flags & K_LISTEN) && (ret = listen(s, 8)))
-		obs(label, "peer_listen", ret, errno);
+		setup_obs(label, "peer_listen", ret, errno);
 	*ready = !ret;
 	return s;
 }
@@ -321,6 +375,7 @@ static struct gbuf getname_buf(const struct kind *k, enum var v, int id,
 	case V_PAGE_END:
 		return (struct gbuf){ page_end + page_size - nat, nat, nat };
 	case V_VALID:
+	case V_UNBOUND:
 		return (struct gbuf){ a->raw, 128, ADDR_BUF };
 	default:
 		return (struct gbuf){ a->raw, pick_len(k, v, nat), ADDR_BUF };
@@ -404,7 +459,7 @@ static int setup_bind(const struct kind *k, int id, const char *label, int s)
 	struct arg v = valid_addr(k, id, ROLE_SELF, &a);
 	int ret = bind(s, v.ptr, v.len);
 
-	obs(label, "setup_bind", ret, errno);
+	setup_obs(label, "setup_bind", ret, errno);
 	return ret;
 }
 
@@ -415,7 +470,7 @@ static int setup_connect(const struct kind *k, int id, enum role r,
 	struct arg v = valid_addr(k, id, r, &a);
 	int ret = connect(s, v.ptr, v.len);
 
-	obs(label, "setup_connect", ret, errno);
+	setup_obs(label, "setup_connect", ret, errno);
 	/* Loopback handshakes finish quickly; don't race with them. */
 	if (ret && errno == EINPROGRESS && ready && (k->flags & K_LISTEN))
 		wait_for(s, POLLOUT);
@@ -498,26 +553,29 @@ static void setup_self_send(const struct kind *k, int id, const char *label,
 
 static void run_case(const struct kind *k, enum op op, enum var v)
 {
-	int id = kind_port(k, op * NVARS + v);
+	int id = kind_port(k, case_slot(op, v));
 	int s, peer = -1, other = -1, ready;
 	char label[128];
 
-	snprintf(label, sizeof(label), "%s.%s_%s", k->name, op_name[op],
-		 var_name[v]);
+	snprintf(label, sizeof(label), "%s.%s%s_%s", k->name,
+		 strict ? "blocking_" : "", op_name[op], var_name[v]);
 	s = open_sock(k);
 	if (s < 0) {
-		obs(label, "socket", s, errno);
+		setup_obs(label, "socket", s, errno);
 		return;
 	}
 	switch (op) {
 	case OP_GETSOCKNAME:
-		setup_bind(k, id, label, s);
+		if (v != V_UNBOUND)
+			setup_bind(k, id, label, s);
 		run_getname(k, id, label, op, v, s);
 		break;
 	case OP_GETPEERNAME:
-		peer = open_peer(k, label, &ready);
-		setup_connect(k, kind_port(k, PEER_SLOT), ROLE_PEER, label, s,
-			      ready);
+		if (v != V_UNBOUND) {
+			peer = open_peer(k, label, &ready);
+			setup_connect(k, kind_port(k, PEER_SLOT), ROLE_PEER,
+				      label, s, ready);
+		}
 		run_getname(k, id, label, op, v, s);
 		break;
 	case OP_ACCEPT:
@@ -547,6 +605,8 @@ static int op_applies(const struct kind *k, enum op op, enum var v)
 
 	if (getname && (v == V_WRONG_FAMILY || v == V_UNSPEC))
 		return 0;	/* the buffer has no family */
+	if (v == V_UNBOUND)
+		return op == OP_GETSOCKNAME || op == OP_GETPEERNAME;
 	switch (op) {
 	case OP_BINDX:
 	case OP_CONNECTX:
@@ -659,12 +719,65 @@ KINDS(KIND_VARIANT)
 
 /* The harness's TEST_F wrapper keeps a local across setjmp(). */
 #pragma GCC diagnostic push
+#ifndef __clang__ /* gcc's warning: clang has no such group */
 #pragma GCC diagnostic ignored "-Wclobbered"
+#endif
 TEST_F_TIMEOUT(matrix, all, KIND_ALARM + 10)
 {
 	(void)self;
 	run_kind(_metadata, &kinds[variant->kind]);
 }
+#pragma GCC diagnostic pop
+
+/*
+ * The blocking tests: one per kind and call, each in a private directory
+ * of its own (the matrix's pathname sockets are still bound in the
+ * suite's).
+ */
+static void run_blocking(struct __test_metadata *_metadata,
+			 const struct kind *k, enum op op)
+{
+	strict = _metadata;
+	ASSERT_EQ(0, map_regions()) TH_LOG("mmap: %s", strerror(errno));
+	for (int v = 0; v < NVARS; v++)
+		if (op_applies(k, op, v))
+			run_case(k, op, v);
+}
+
+FIXTURE(blocking) { int unused; };
+FIXTURE_VARIANT(blocking) { int kind; };
+FIXTURE_SETUP(blocking)
+{
+	sockdir_enter("sockaddr_matrix_blocking");
+}
+FIXTURE_TEARDOWN(blocking)
+{
+	sockdir_remove();
+}
+
+#define BLOCKING_KINDS(X) \
+	X(inet4_tcp) X(inet4_udp) X(inet6_tcp) X(inet6_udp) \
+	X(unix_stream) X(unix_dgram) X(unix_abstract_stream) \
+	X(unix_abstract_dgram)
+#define BLOCKING_VARIANT(n) \
+	FIXTURE_VARIANT_ADD(blocking, n) { .kind = K_##n };
+BLOCKING_KINDS(BLOCKING_VARIANT)
+
+#define BLOCKING_TEST(name, op)						\
+	TEST_F(blocking, name)						\
+	{								\
+		(void)self;						\
+		run_blocking(_metadata, &kinds[variant->kind], op);	\
+	}
+
+#pragma GCC diagnostic push
+#ifndef __clang__ /* gcc's warning: clang has no such group */
+#pragma GCC diagnostic ignored "-Wclobbered"
+#endif
+BLOCKING_TEST(bind, OP_BIND)
+BLOCKING_TEST(connect, OP_CONNECT)
+BLOCKING_TEST(getsockname, OP_GETSOCKNAME)
+BLOCKING_TEST(getpeername, OP_GETPEERNAME)
 #pragma GCC diagnostic pop
 
 TEST_HARNESS_MAIN

@@ -4,7 +4,6 @@
 #   $(BUILD)/host/ktapdiff          compare/check console logs
 #   $(BUILD)/host/ktap_test         unit tests of the KTAP parser
 #   $(GUEST_OUT)/init             PID 1 of the test initramfs (static)
-#   $(GUEST_OUT)/sockaddr_basic   first guest suite (static)
 #   $(GUEST_OUT)/netdevs          guest devices for the matrix (static)
 #   $(GUEST_OUT)/sockaddr_matrix  every socket kind x address (static)
 #   further suites: guest/*.mk, one file each (guest/compat.mk: the
@@ -30,6 +29,7 @@ GUEST_CC ?= $(call arch_field,guest_cc)
 COMPAT_CFLAGS ?= $(call arch_field,compat_cflags)
 ARCH_SUFFIX ?= $(call arch_field,suffix)
 GUEST_KBUILD_ARCH := $(call arch_field,kbuild_arch)
+GUEST_CROSS_COMPILE := $(call arch_field,cross_compile)
 GUEST_OUT ?= $(BUILD)/guest$(ARCH_SUFFIX)
 C_WARN ?= -Wall -Wextra -O2
 # kselftest_harness.h and kselftest.h of the kernel under test.
@@ -42,8 +42,8 @@ KSELFTEST_HDRS := $(KSELFTEST_DIR)/kselftest_harness.h \
 .PHONY: host-tools guest-progs host-check
 
 host-tools: $(BUILD)/host/ktapdiff $(BUILD)/host/ktap_test
-guest-progs: $(GUEST_OUT)/init $(GUEST_OUT)/sockaddr_basic \
-	     $(GUEST_OUT)/netdevs $(GUEST_OUT)/sockaddr_matrix
+guest-progs: $(GUEST_OUT)/init $(GUEST_OUT)/netdevs \
+	     $(GUEST_OUT)/sockaddr_matrix
 
 $(BUILD)/host/ktapdiff: $(HOSTMK_ROOT)/host/ktapdiff.c $(KTAP_SRC)
 	@mkdir -p $(@D)
@@ -59,11 +59,6 @@ $(GUEST_OUT)/init: $(HOSTMK_ROOT)/guest/init.c
 
 GUEST_DIR := $(HOSTMK_ROOT)/guest
 SUITE_UTIL := $(GUEST_DIR)/suite_util.c $(GUEST_DIR)/suite_util.h
-
-$(GUEST_OUT)/sockaddr_basic: $(GUEST_DIR)/sockaddr_basic.c $(SUITE_UTIL) \
-			       $(KSELFTEST_HDRS)
-	@mkdir -p $(@D)
-	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)
 
 # GUEST_SRCS_<suite>: a suite's sources, named once for its 64-bit build
 # here and its 32-bit one in guest/compat.mk.

@@ -47,6 +47,27 @@ else
 	result fail config-later-fragment-wins "accepted override: $ok1, dropped override named: $ok2"
 fi
 
+# Architecture profiles: every config/arch file sets every key that
+# config/arch/README documents, its fragment exists, and an unknown ARCH
+# stops naming the known ones.
+keys=$(sed -n 's/^#   \([a-z_0-9][a-z_0-9]*\) .*/\1/p' "$ROOT/config/arch/README")
+bad=()
+for f in "$ROOT"/config/arch/*; do
+	[ "$(basename "$f")" = README ] && continue
+	for k in $keys; do
+		grep -q -E "^${k}[[:space:]]+[^[:space:]]" "$f" || bad+=("$(basename "$f"): no $k")
+	done
+	frag=$(sed -n 's/^fragment[[:space:]]\+//p' "$f")
+	[ "$frag" = - ] || [ -f "$ROOT/config/$frag" ] || bad+=("$(basename "$f"): no config/$frag")
+done
+msg=$(ARCH=nosuch bash -c ". '$ROOT/scripts/lib.sh'" 2>&1)
+grep -q "unknown ARCH 'nosuch' (config/arch has: .*x86_64" <<<"$msg" || bad+=("ARCH=nosuch: $msg")
+if [ ${#bad[@]} = 0 ] && [ -n "$keys" ]; then
+	result pass arch-profiles-complete "$(echo "$keys" | wc -w) keys"
+else
+	result fail arch-profiles-complete "${bad[*]}"
+fi
+
 # Console judge: a sanitizer report fails and is quoted; a clean log passes.
 printf 'Linux version 6.12\nBUG: KASAN: slab-out-of-bounds in x\n' >"$tmp/dirty.log"
 printf 'Linux version 6.12\nreboot: Restarting system\n' >"$tmp/clean.log"

@@ -13,8 +13,8 @@
  *                           kernel BTF (CONFIG_DEBUG_INFO_BTF)
  *
  * The hook ids and obs slots are in sock_addr_hooks.h, shared with the
- * loader (guest/bpf_sock_addr.c); the ports and paths each case uses are
- * named in both, next to the case.
+ * loader (loader.c) and the tests (guest/bpf_sock_addr.c); the ports and
+ * paths each case uses are named here and in the tests, next to the case.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -76,6 +76,14 @@ static __always_inline void record(enum hook h, struct bpf_sock_addr *ctx,
 	put(OBS(h, 3), port);
 }
 
+/* The program of section cgroup/<name>, named <name>: returns @body. */
+#define PROG(name, body)						\
+	SEC("cgroup/" #name)						\
+	int name(struct bpf_sock_addr *ctx)				\
+	{								\
+		return body;						\
+	}
+
 #define IP4(a, b, c, d)	bpf_htonl((a) << 24 | (b) << 16 | (c) << 8 | (d))
 #define LOOPBACK4	IP4(127, 0, 0, 1)
 #define TEST_NET4	IP4(10, 9, 9, 9)	/* nothing there */
@@ -98,32 +106,23 @@ static __always_inline void set_port(struct bpf_sock_addr *ctx, __u16 port)
 	ctx->user_port = bpf_htons(port);
 }
 
+/* Refuse port @refused, rewrite port @from to @to. */
+static __always_inline int bind_hook(enum hook h, struct bpf_sock_addr *ctx,
+				     __u16 refused, __u16 from, __u16 to)
+{
+	__u16 port = bpf_ntohs(ctx->user_port);
+
+	record(h, ctx, port);
+	if (port == refused)
+		return 0;
+	if (port == from)
+		set_port(ctx, to);
+	return 1;
+}
+
 /* bind: 21001 -> 21002 (v4), 21101 -> 21102 (v6); 21003/21103 refused. */
-SEC("cgroup/bind4")
-int bind4(struct bpf_sock_addr *ctx)
-{
-	__u16 port = bpf_ntohs(ctx->user_port);
-
-	record(H_BIND4, ctx, port);
-	if (port == 21003)
-		return 0;
-	if (port == 21001)
-		set_port(ctx, 21002);
-	return 1;
-}
-
-SEC("cgroup/bind6")
-int bind6(struct bpf_sock_addr *ctx)
-{
-	__u16 port = bpf_ntohs(ctx->user_port);
-
-	record(H_BIND6, ctx, port);
-	if (port == 21103)
-		return 0;
-	if (port == 21101)
-		set_port(ctx, 21102);
-	return 1;
-}
+PROG(bind4, bind_hook(H_BIND4, ctx, 21003, 21001, 21002))
+PROG(bind6, bind_hook(H_BIND6, ctx, 21103, 21101, 21102))
 
 /*
  * connect4: 21201 -> 21202 (TCP test), 21211 -> 21212 (UDP test),
@@ -234,19 +233,38 @@ int sendmsg4(struct bpf_sock_addr *ctx)
 	return 1;
 }
 
-/* recvmsg4: a datagram from 127.0.0.1:21433 reads as from 10.9.9.9:21431. */
-SEC("cgroup/recvmsg4")
-int recvmsg4(struct bpf_sock_addr *ctx)
+/*
+ * recvmsg and getname programs: port @from (from the address @only, if
+ * not 0) reads as TEST_NET4:@to, or as 2001:db8::@n6:@to.
+ */
+static __always_inline int rename4(enum hook h, struct bpf_sock_addr *ctx,
+				   __u16 from, __be32 only, __u16 to)
 {
 	__u16 port = bpf_ntohs(ctx->user_port);
 
-	record(H_RECVMSG4, ctx, port);
-	if (port == 21433 && ctx->user_ip4 == LOOPBACK4) {
+	record(h, ctx, port);
+	if (port == from && (!only || ctx->user_ip4 == only)) {
 		ctx->user_ip4 = TEST_NET4;
-		set_port(ctx, 21431);
+		set_port(ctx, to);
 	}
 	return 1;
 }
+
+static __always_inline int rename6(enum hook h, struct bpf_sock_addr *ctx,
+				   __u16 from, __u32 n6, __u16 to)
+{
+	__u16 port = bpf_ntohs(ctx->user_port);
+
+	record(h, ctx, port);
+	if (port == from) {
+		SET_DOC6(ctx, n6);
+		set_port(ctx, to);
+	}
+	return 1;
+}
+
+/* recvmsg4: a datagram from 127.0.0.1:21433 reads as from 10.9.9.9:21431. */
+PROG(recvmsg4, rename4(H_RECVMSG4, ctx, 21433, LOOPBACK4, 21431))
 
 /*
  * sendmsg6: [2001:db8::1]:21501 -> [::1]:21502, 21509 refused,
@@ -274,72 +292,15 @@ int sendmsg6(struct bpf_sock_addr *ctx)
 }
 
 /* recvmsg6: a datagram from [::1]:21533 reads as from [2001:db8::1]:21531. */
-SEC("cgroup/recvmsg6")
-int recvmsg6(struct bpf_sock_addr *ctx)
-{
-	__u16 port = bpf_ntohs(ctx->user_port);
-
-	record(H_RECVMSG6, ctx, port);
-	if (port == 21533) {
-		SET_DOC6(ctx, 1);
-		set_port(ctx, 21531);
-	}
-	return 1;
-}
+PROG(recvmsg6, rename6(H_RECVMSG6, ctx, 21533, 1, 21531))
 
 /* getsockname: 21601 reads as 10.9.9.9:21602, 21701 as [2001:db8::1]:21702. */
-SEC("cgroup/getsockname4")
-int getsockname4(struct bpf_sock_addr *ctx)
-{
-	__u16 port = bpf_ntohs(ctx->user_port);
-
-	record(H_GETSOCKNAME4, ctx, port);
-	if (port == 21601) {
-		ctx->user_ip4 = TEST_NET4;
-		set_port(ctx, 21602);
-	}
-	return 1;
-}
-
-SEC("cgroup/getsockname6")
-int getsockname6(struct bpf_sock_addr *ctx)
-{
-	__u16 port = bpf_ntohs(ctx->user_port);
-
-	record(H_GETSOCKNAME6, ctx, port);
-	if (port == 21701) {
-		SET_DOC6(ctx, 1);
-		set_port(ctx, 21702);
-	}
-	return 1;
-}
+PROG(getsockname4, rename4(H_GETSOCKNAME4, ctx, 21601, 0, 21602))
+PROG(getsockname6, rename6(H_GETSOCKNAME6, ctx, 21701, 1, 21702))
 
 /* getpeername: 21611 reads as 10.9.9.9:21612, 21711 as [2001:db8::2]:21712. */
-SEC("cgroup/getpeername4")
-int getpeername4(struct bpf_sock_addr *ctx)
-{
-	__u16 port = bpf_ntohs(ctx->user_port);
-
-	record(H_GETPEERNAME4, ctx, port);
-	if (port == 21611) {
-		ctx->user_ip4 = TEST_NET4;
-		set_port(ctx, 21612);
-	}
-	return 1;
-}
-
-SEC("cgroup/getpeername6")
-int getpeername6(struct bpf_sock_addr *ctx)
-{
-	__u16 port = bpf_ntohs(ctx->user_port);
-
-	record(H_GETPEERNAME6, ctx, port);
-	if (port == 21711) {
-		SET_DOC6(ctx, 2);
-		set_port(ctx, 21712);
-	}
-	return 1;
-}
+PROG(getpeername4, rename4(H_GETPEERNAME4, ctx, 21611, 0, 21612))
+PROG(getpeername6, rename6(H_GETPEERNAME6, ctx, 21711, 2, 21712))
 
 /*
  * AF_UNIX hooks.  Without kernel BTF there is no kfunc, hence no
@@ -377,17 +338,8 @@ static __always_inline int unix_filter(enum hook h, struct bpf_sock_addr *ctx)
 	return 1;
 }
 
-SEC("cgroup/connect_unix")
-int connect_unix(struct bpf_sock_addr *ctx)
-{
-	return unix_filter(H_CONNECT_UNIX, ctx);
-}
-
-SEC("cgroup/sendmsg_unix")
-int sendmsg_unix(struct bpf_sock_addr *ctx)
-{
-	return unix_filter(H_SENDMSG_UNIX, ctx);
-}
+PROG(connect_unix, unix_filter(H_CONNECT_UNIX, ctx))
+PROG(sendmsg_unix, unix_filter(H_SENDMSG_UNIX, ctx))
 
 static __always_inline int unix_rename(enum hook h, struct bpf_sock_addr *ctx,
 				       __u16 from, __u16 to)
@@ -400,26 +352,14 @@ static __always_inline int unix_rename(enum hook h, struct bpf_sock_addr *ctx,
 	return 1;
 }
 
-SEC("cgroup/recvmsg_unix")
-int recvmsg_unix(struct bpf_sock_addr *ctx)
-{
-	return unix_rename(H_RECVMSG_UNIX, ctx, PATH2('s', 'a'),
-			   PATH2('s', 'z'));
-}
+PROG(recvmsg_unix,
+     unix_rename(H_RECVMSG_UNIX, ctx, PATH2('s', 'a'), PATH2('s', 'z')))
 
-SEC("cgroup/getsockname_unix")
-int getsockname_unix(struct bpf_sock_addr *ctx)
-{
-	return unix_rename(H_GETSOCKNAME_UNIX, ctx, PATH2('g', 'a'),
-			   PATH2('g', 'z'));
-}
+PROG(getsockname_unix,
+     unix_rename(H_GETSOCKNAME_UNIX, ctx, PATH2('g', 'a'), PATH2('g', 'z')))
 
-SEC("cgroup/getpeername_unix")
-int getpeername_unix(struct bpf_sock_addr *ctx)
-{
-	return unix_rename(H_GETPEERNAME_UNIX, ctx, PATH2('p', 'a'),
-			   PATH2('p', 'z'));
-}
+PROG(getpeername_unix,
+     unix_rename(H_GETPEERNAME_UNIX, ctx, PATH2('p', 'a'), PATH2('p', 'z')))
 
 #else /* KFUNC_PROBE */
 

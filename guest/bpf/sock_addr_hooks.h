@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Shared by the cgroup sock_addr programs (sock_addr_hooks.bpf.c, built
- * with -target bpf: no libc here) and their loader (../bpf_sock_addr.c):
- * the hook ids and the layout of the "obs" array map they both read.
+ * with -target bpf: no libc here), their loader (loader.c) and the tests
+ * (../bpf_sock_addr.c): the hook ids and the layout of the "obs" array
+ * map.
  */
 #ifndef SOCK_ADDR_HOOKS_H
 #define SOCK_ADDR_HOOKS_H
