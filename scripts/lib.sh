@@ -256,8 +256,10 @@ toolchain() {
 # (fields described in config/arch/README): ARCH_KBUILD (kbuild
 # variables, an array), ARCH_TARGET, ARCH_IMAGE (kernel_image OBJDIR
 # gives its path), ARCH_QEMU, ARCH_PACKAGES, ARCH_MACHINE, ARCH_CONSOLE,
-# ARCH_KTAP, ARCH_FRAGMENT, ARCH_APPEND, ARCH_SUFFIX; and GUEST_OUT, the
-# guest programs' folder, with GUEST_CC and COMPAT_CFLAGS for host/host.mk.
+# ARCH_KTAP, ARCH_FRAGMENT, ARCH_APPEND, ARCH_SUFFIX; ARCH_OBJDUMP,
+# ARCH_CALL, ARCH_CALL_RELOC, ARCH_IMM_MASK, ARCH_PAGE_ADDR and
+# ARCH_UBSAN_TRAP (reading its machine code); and GUEST_OUT, the guest
+# programs' folder, with GUEST_CC and COMPAT_CFLAGS for host/host.mk.
 arch_field() {
 	local v
 	v=$(sed -n "s/^$1[[:space:]]\+//p" "$ARCH_FILE")
@@ -286,11 +288,18 @@ arch_profile() {
 	ARCH_APPEND=$(arch_field append)
 	ARCH_SUFFIX=$(arch_field suffix)
 	ARCH_BOOT_TIMEOUT=$(arch_field boot_timeout)
+	ARCH_OBJDUMP=$(arch_field objdump)
+	ARCH_CALL=$(arch_field call)
+	ARCH_CALL_RELOC=$(arch_field call_reloc)
+	ARCH_IMM_MASK=$(arch_field imm_mask)
+	ARCH_PAGE_ADDR=$(arch_field page_addr)
+	ARCH_UBSAN_TRAP=$(arch_field ubsan_trap)
 	GUEST_OUT=$BUILD/guest$ARCH_SUFFIX
 	GUEST_CC=$(arch_field guest_cc)
 	COMPAT_CFLAGS=$(arch_field compat_cflags)
 	export ARCH_NAME ARCH_FILE ARCH_TARGET ARCH_IMAGE ARCH_QEMU ARCH_PACKAGES ARCH_MACHINE ARCH_CONSOLE \
-		ARCH_KTAP ARCH_FRAGMENT ARCH_APPEND ARCH_SUFFIX ARCH_BOOT_TIMEOUT GUEST_OUT GUEST_CC COMPAT_CFLAGS
+		ARCH_KTAP ARCH_FRAGMENT ARCH_APPEND ARCH_SUFFIX ARCH_BOOT_TIMEOUT GUEST_OUT GUEST_CC COMPAT_CFLAGS \
+		ARCH_OBJDUMP ARCH_CALL ARCH_CALL_RELOC ARCH_IMM_MASK ARCH_PAGE_ADDR ARCH_UBSAN_TRAP
 }
 arch_profile
 
