@@ -35,7 +35,7 @@ help:
 	@echo "  make check-debian  baseline and patched as .debs, dpkg-installed in Debian 12, booted with systemd; daemons + suites compared"
 	@echo "  make check-arm64   make check's baseline-vs-patched comparison on arm64 (clang-19 cross build, qemu-system-aarch64 virt, TCG)"
 	@echo "Measurements and demonstrations:"
-	@echo "  make report        the series' claims measured side by side; the cover paragraph goes to build/report/"
+	@echo "  make report        the series' claims measured side by side; the cover paragraph goes to build/report/ (ARCH=arm64: build/report-arm64.md)"
 	@echo "  make bench         guest microbenchmark, baseline vs patched booted alternately (ROUNDS= BENCH_MS= ICOUNT=)"
 	@echo "  make fuzz          N= calls SEED= on the patched kernel: random sockaddr/set-address calls"
 	@echo "  make bounds-demo   out-of-bounds sa_data access: reported on patched, not on baseline"

@@ -1,45 +1,49 @@
 #!/bin/bash
-# Code identity per patch: every object a patch touches, compiled just
-# before and just after it by scripts/check-bisect.sh (same compiler,
-# same config, reproducible KBUILD_BUILD_*), compared as disassembly with
-# relocations (objdump -d -r), function by function.
+# Code identity: objects compiled before and after a change (same
+# compiler, same config, reproducible KBUILD_BUILD_*), compared as
+# disassembly with relocations (objdump -d -r), function by function.
 #   identical   the same instructions and relocations
 #   constants   only immediates/relocation addends differ (__LINE__ of a
 #               WARN moved by the patch, string offsets in .rodata)
 #   different   instructions differ: the functions are named
 #
 # Usage: scripts/code-identity.sh [LOGS]   (default build/verify/check-bisect-logs)
-# Prints one row per patch x compiler x config, then the differing
-# functions; writes LOGS/code-identity.tsv.
+#   per patch: every object a patch touches, compiled just before and
+#   just after it by scripts/check-bisect.sh (x86_64).  One row per
+#   patch x compiler x config; writes LOGS/code-identity.tsv.
+# Usage: scripts/code-identity.sh --objdirs BASELINE PATCHED TSV
+#   the whole series: every object it touches (lib.sh touched_objects)
+#   as built in two kernel object dirs of $ARCH (make report ARCH=arm64).
+#   One row, "series"; writes TSV.
+# Prints the rows, then the differing functions.  The disassembler and
+# what counts as an immediate come from config/arch/$ARCH.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-logs=${1:-$BUILD/verify/check-bisect-logs}
-[ -d "$logs/obj" ] || die "no saved objects in $(rel "$logs"): run make check-bisect first"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # dis OBJ: "function<TAB>instruction" lines, relocations folded in.
 dis() {
-	objdump -d -r -w --no-show-raw-insn "$1" | awk '
+	"$ARCH_OBJDUMP" -d -r -w --no-show-raw-insn "$1" | awk '
 		/^[0-9a-f]+ <.*>:$/ { f = $2; gsub(/[<>:]/, "", f); next }
 		/^ +[0-9a-f]+:/ && f != "" { sub(/^ +[0-9a-f]+:[ \t]*/, ""); print f "\t" $0 }'
 }
 # Mask immediates, addends and branch targets' offsets: what a moved
 # __LINE__, a string or a function placed elsewhere in .text changes.
 mask() {
-	sed -E 's/\$0x[0-9a-f]+/$IMM/g; s/\b[0-9a-f]+ <([^>+]*)(\+0x[0-9a-f]+)?>/<\1>/g; s/([+-])0x[0-9a-f]+/\1OFF/g'
+	sed -E "$ARCH_IMM_MASK"'; s/\b[0-9a-f]+ <([^>+]*)(\+0x[0-9a-f]+)?>/<\1>/g; s/([+-])0x[0-9a-f]+/\1OFF/g'
 }
 
-printf 'patch\tcompiler\tconfig\tobjects\tidentical\tconstants\tdifferent\tfunctions\n' >"$logs/code-identity.tsv"
-for d in "$logs"/obj/p*; do
-	tag=$(basename "$d")	# pNN-config-compiler
-	IFS=- read -r pn cfg tc <<<"$tag"
-	[ -d "$d/after" ] || continue
+# compare BEFORE AFTER: the objects named on stdin, each compiled in
+# both dirs, compared; sets n same cons diff and funcs (the differing
+# objects, "obj:function,function").
+compare() {
+	local before=$1 after=$2 o f
 	n=0 same=0 cons=0 diff=0 funcs=()
 	while read -r o; do
-		[ -f "$d/before/$o" ] || continue
+		[ -f "$before/$o" ] && [ -f "$after/$o" ] || continue
 		n=$((n + 1))
-		dis "$d/before/$o" >"$tmp/b"; dis "$d/after/$o" >"$tmp/a"
+		dis "$before/$o" >"$tmp/b"; dis "$after/$o" >"$tmp/a"
 		if cmp -s "$tmp/b" "$tmp/a"; then
 			same=$((same + 1))
 		elif cmp -s <(mask <"$tmp/b") <(mask <"$tmp/a"); then
@@ -53,9 +57,37 @@ for d in "$logs"/obj/p*; do
 				awk -F'\t' '$2 != $3 {print $1}')
 			funcs+=("$o:$(IFS=,; echo "${f[*]}")")
 		fi
-	done < <(cd "$d/after" && find . -name '*.o' | sed 's|^\./||' | sort)
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$pn" "$tc" "$cfg" "$n" "$same" "$cons" "$diff" \
-		"$(IFS=' '; echo "${funcs[*]:-}")" >>"$logs/code-identity.tsv"
-done
-awk -F'\t' '{printf "%-6s %-9s %-8s %8s %10s %10s %10s\n", $1, $2, $3, $4, $5, $6, $7}' "$logs/code-identity.tsv"
-awk -F'\t' 'NR > 1 && $7 > 0 {print "  " $1 " " $2 "/" $3 " differing: " $8}' "$logs/code-identity.tsv"
+	done
+}
+# row PATCH COMPILER CONFIG: the counts of compare as one TSV row.
+row() {
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$n" "$same" "$cons" "$diff" \
+		"$(IFS=' '; echo "${funcs[*]:-}")"
+}
+
+if [ "${1:-}" = --objdirs ]; then
+	[ $# = 4 ] || die "usage: code-identity.sh --objdirs BASELINE PATCHED TSV"
+	base=$2 patched=$3 tsv=$4
+	for d in "$base" "$patched"; do
+		[ -f "$d/vmlinux" ] || die "no kernel built in $(rel "$d")"
+	done
+	tc=$(awk -F= '$1 ~ /^CONFIG_(CLANG|GCC)_VERSION$/ && $2 > 0 {
+		print ($1 ~ /CLANG/ ? "clang-" : "gcc-") int($2 / 10000)}' "$patched/.config")
+	printf 'patch\tcompiler\tconfig\tobjects\tidentical\tconstants\tdifferent\tfunctions\n' >"$tsv"
+	compare "$base" "$patched" < <(touched_objects | sort)
+	row series "${tc:-?}" harness >>"$tsv"
+else
+	logs=${1:-$BUILD/verify/check-bisect-logs}
+	[ -d "$logs/obj" ] || die "no saved objects in $(rel "$logs"): run make check-bisect first"
+	tsv=$logs/code-identity.tsv
+	printf 'patch\tcompiler\tconfig\tobjects\tidentical\tconstants\tdifferent\tfunctions\n' >"$tsv"
+	for d in "$logs"/obj/p*; do
+		tag=$(basename "$d")	# pNN-config-compiler
+		IFS=- read -r pn cfg tc <<<"$tag"
+		[ -d "$d/after" ] || continue
+		compare "$d/before" "$d/after" < <(cd "$d/after" && find . -name '*.o' | sed 's|^\./||' | sort)
+		row "$pn" "$tc" "$cfg" >>"$tsv"
+	done
+fi
+awk -F'\t' '{printf "%-6s %-9s %-8s %8s %10s %10s %10s\n", $1, $2, $3, $4, $5, $6, $7}' "$tsv"
+awk -F'\t' 'NR > 1 && $7 > 0 {print "  " $1 " " $2 "/" $3 " differing: " $8}' "$tsv"

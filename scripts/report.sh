@@ -10,24 +10,68 @@
 #   5. speed: make bench (scripts/bench.sh; BENCH=0 skips it)
 #   6. the cover letter paragraph
 # Needs the clang kernels of make check; builds the gcc-12 pair itself.
+#
+# make report ARCH=arm64 (config/arch/): the same measurements on the
+# clang kernels of make check-arm64, in build/report-arm64.md: code
+# identity of the whole series (scripts/code-identity.sh --objdirs),
+# sites, touched -Wgnu, bloat-o-meter and pahole.  The per-patch
+# objects, the gcc-12 pair, the whole-build -Wgnu count, make bench and
+# the cover letter are x86_64's: named, not built.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 t0=$(date +%s)
-R=$BUILD/report
-out=$BUILD/report.md
+R=$BUILD/report$ARCH_SUFFIX
+out=$BUILD/report$ARCH_SUFFIX.md
 mkdir -p "$R"
+# x86_64, make check's architecture, gets every section.
+primary=no
+if [ "$ARCH_NAME" = x86_64 ]; then primary=yes; fi
 
 for v in baseline patched; do
-	[ -f "$(objdir "$v" clang)/vmlinux" ] || die "no $v clang vmlinux: run make check first"
+	[ -f "$(objdir "$v" clang)/vmlinux" ] || die "no $v clang vmlinux: run make check$ARCH_SUFFIX first"
 done
-for v in baseline patched; do
-	"$ROOT"/scripts/build.sh "$BUILD/src-$v" "$(objdir "$v" gcc)" gcc >"$R/build-gcc-$v.log" 2>&1 ||
-		{ cat "$R/build-gcc-$v.log"; die "gcc-12 $v build failed"; }
-done
+if [ "$primary" = yes ]; then
+	for v in baseline patched; do
+		"$ROOT"/scripts/build.sh "$BUILD/src-$v" "$(objdir "$v" gcc)" gcc >"$R/build-gcc-$v.log" 2>&1 ||
+			{ cat "$R/build-gcc-$v.log"; die "gcc-12 $v build failed"; }
+	done
+fi
+
+# page_refs: for an arch whose code builds an address from a page
+# (ARCH_PAGE_ADDR: arm64's adrp) and an add of its low 12 bits, append
+# "//= ADDRESS" to each add that completes one (and to adr, one
+# instruction), so that an address is found in the line as on x86.
+# Within a function, in address order: the page last loaded into the
+# add's source register.
+page_refs() {
+	awk -v op="$ARCH_PAGE_ADDR" '
+		function hex(h,   i, n) {
+			n = 0
+			for (i = 1; i <= length(h); i++) n = n * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+			return n
+		}
+		/^[0-9a-f]+ <.*>:$/ { split("", page) }
+		$2 == op { r = $3; sub(/,$/, "", r); page[r] = $4 }
+		$2 == "adr" && $4 ~ /^[0-9a-f]+$/ { $0 = $0 "\t//= " $4 }
+		$2 == "add" && NF == 5 && $5 ~ /^#/ {
+			d = $3; r = $4; sub(/,$/, "", d); sub(/,$/, "", r)
+			if (r in page) {
+				imm = substr($5, 2); lo = imm ~ /^0x/ ? hex(substr(imm, 3)) : imm + 0
+				p = page[r]
+				if (lo < 4096) $0 = $0 "\t//= " substr(p, 1, length(p) - 3) sprintf("%03x", lo)
+			}
+			if (d == r) delete page[r]
+		}
+		{ print }'
+}
 
 stage "disassemble vmlinux (baseline + patched, clang-19)"
 for v in baseline patched; do
-	objdump -d -r --no-show-raw-insn "$(objdir "$v" clang)/vmlinux" >"$R/$v.dis" &
+	if [ -n "$ARCH_PAGE_ADDR" ]; then
+		"$ARCH_OBJDUMP" -d -r --no-show-raw-insn "$(objdir "$v" clang)/vmlinux" | page_refs >"$R/$v.dis" &
+	else
+		"$ARCH_OBJDUMP" -d -r --no-show-raw-insn "$(objdir "$v" clang)/vmlinux" >"$R/$v.dis" &
+	fi
 done
 wait
 stage_end
@@ -80,9 +124,11 @@ changed_functions() {
 
 stage "bounds-check sites"
 for v in baseline patched; do
-	count_by_function "$R/$v.dis" 'call.*<__ubsan_handle_out_of_bounds>' >"$R/$v.ubsan"
-	count_by_function "$R/$v.dis" 'call.*<__fortify_panic>' >"$R/$v.fpanic"
+	count_by_function "$R/$v.dis" "$ARCH_CALL.*<__ubsan_handle_out_of_bounds>" >"$R/$v.ubsan"
+	count_by_function "$R/$v.dis" "$ARCH_CALL.*<__fortify_panic>" >"$R/$v.fpanic"
 	a=$(string_addr "$(objdir "$v" clang)/vmlinux" "field-spanning write" | paste -sd'|')
+	# arm64: the addresses page_refs resolved.
+	if [ -n "$a" ] && [ -n "$ARCH_PAGE_ADDR" ]; then a="//= ($a)\$"; fi
 	if [ -n "$a" ]; then count_by_function "$R/$v.dis" "$a" >"$R/$v.fort"; else : >"$R/$v.fort"; fi
 	# Touched objects: relocations naming the handler; FORTIFY's WARN
 	# format string, once per object that has one.
@@ -90,7 +136,7 @@ for v in baseline patched; do
 	touched_objects |
 		while read -r f; do
 			[ -f "$o/$f" ] || continue
-			u=$(objdump -d -r "$o/$f" | grep -c 'R_X86_64_PLT32.*__ubsan_handle_out_of_bounds' || true)
+			u=$("$ARCH_OBJDUMP" -d -r "$o/$f" | grep -c "$ARCH_CALL_RELOC.*__ubsan_handle_out_of_bounds" || true)
 			echo "$f $u"
 		done >"$R/$v.touched-ubsan"
 done
@@ -101,9 +147,12 @@ stage_end
 stage "-Wgnu-variable-sized-type-not-at-end (touched objects)"
 "$ROOT"/scripts/wgnu-count.sh "$R/wgnu" touched | tee "$R/wgnu.summary"
 # The whole build takes ~45 min on 2 cores: rerun only with WGNU_ALL=1,
-# otherwise show the last run if no kernel was rebuilt since.
+# otherwise show the last run if no kernel was rebuilt since.  x86_64
+# only, as are make bench and the gcc-12 pair.
 wgnu_all=
-if [ -n "${WGNU_ALL:-}" ]; then
+if [ "$primary" != yes ]; then
+	:
+elif [ -n "${WGNU_ALL:-}" ]; then
 	"$ROOT"/scripts/wgnu-count.sh "$R/wgnu-all" all
 	wgnu_all="$(cat "$R/wgnu-all/summary") (this run)"
 elif [ -f "$R/wgnu-all/summary" ]; then
@@ -123,13 +172,19 @@ stage_end
 
 # BENCH=0: no new bench run; the last make bench (build/bench.md) is
 # shown, marked as such.
-if [ "${BENCH:-1}" != 0 ]; then
+if [ "$primary" = yes ] && [ "${BENCH:-1}" != 0 ]; then
 	"$ROOT"/scripts/bench.sh >"$R/bench.log" 2>&1 || { tail -5 "$R/bench.log"; die "bench failed"; }
 fi
 
 logs=$BUILD/verify/check-bisect-logs
 ident=no
-if [ -d "$logs/obj" ]; then
+if [ "$primary" != yes ]; then
+	# Per patch is x86_64's (check-bisect); here the whole series.
+	stage "code identity of the series (touched objects)"
+	"$ROOT"/scripts/code-identity.sh --objdirs "$(objdir baseline clang)" "$(objdir patched clang)" "$R/identity.tsv" \
+		>"$R/identity.txt" && ident=yes
+	stage_end
+elif [ -d "$logs/obj" ]; then
 	"$ROOT"/scripts/code-identity.sh "$logs" >"$R/identity.txt" && ident=yes
 fi
 
@@ -138,19 +193,43 @@ ubsan_p=$(awk '{s += $2} END {print s + 0}' "$R/patched.ubsan")
 fort_b=$(awk '{s += $2} END {print s + 0}' "$R/baseline.fort")
 fort_p=$(awk '{s += $2} END {print s + 0}' "$R/patched.fort")
 bloat_clang=$("$BUILD/src-baseline/scripts/bloat-o-meter" "$(objdir baseline clang)/vmlinux" "$(objdir patched clang)/vmlinux")
-bloat_gcc=$("$BUILD/src-baseline/scripts/bloat-o-meter" "$(objdir baseline gcc)/vmlinux" "$(objdir patched gcc)/vmlinux")
+bloat_gcc=
+if [ "$primary" = yes ]; then
+	bloat_gcc=$("$BUILD/src-baseline/scripts/bloat-o-meter" "$(objdir baseline gcc)/vmlinux" "$(objdir patched gcc)/vmlinux")
+fi
 total() { sed -n 's/^Total: Before=\([0-9]*\), After=\([0-9]*\), chg \(.*\)$/\1 -> \2 (\3)/p'; }
 
 {
-echo "# make report: sockaddr_unsized on Linux $(cat "$BUILD/kernelversion"), baseline vs patched"
+if [ "$primary" = yes ]; then
+	echo "# make report: sockaddr_unsized on Linux $(cat "$BUILD/kernelversion"), baseline vs patched"
+else
+	echo "# make report ARCH=$ARCH_NAME: sockaddr_unsized on Linux $(cat "$BUILD/kernelversion"), baseline vs patched"
+fi
 echo
 echo "Tree: linux-source-6.12 $(cat "$BUILD/linux/.pkgver"); series: $(git -C "$BUILD/src-patched" rev-list --count baseline..HEAD) patches (patches/series)."
-echo "Config: harness config (tinyconfig + config/*.config); clang-19 builds add UBSAN_BOUNDS, FORTIFY_SOURCE, KASAN."
-echo "Compilers: $(clang-19 --version | head -1); $(gcc-12 --version | head -1)."
+if [ "$primary" = yes ]; then
+	echo "Config: harness config (tinyconfig + config/*.config); clang-19 builds add UBSAN_BOUNDS, FORTIFY_SOURCE, KASAN."
+	echo "Compilers: $(clang-19 --version | head -1); $(gcc-12 --version | head -1)."
+else
+	echo "Config: harness config (tinyconfig + config/*.config, config/$ARCH_FRAGMENT) with UBSAN_BOUNDS, FORTIFY_SOURCE, KASAN: the clang-19 kernels of \`make check-$ARCH_NAME\` (${ARCH_KBUILD[*]} LLVM=-19)."
+	echo "Compiler: $(clang-19 --version | head -1); disassembler: $("$ARCH_OBJDUMP" --version | head -1)."
+fi
 echo
-echo "## 1. Code identity per patch"
+if [ "$primary" = yes ]; then
+	echo "## 1. Code identity per patch"
+else
+	echo "## 1. Code identity of the series"
+fi
 echo
-if [ "$ident" = yes ]; then
+if [ "$primary" != yes ] && [ "$ident" = yes ]; then
+	echo "Every object the series touches (lib.sh \`touched_objects\`, those the harness config builds), as compiled in the baseline and the patched $ARCH_NAME kernel, compared as \`$ARCH_OBJDUMP -d -r\` function by function (\`scripts/code-identity.sh --objdirs\`) and classified as the per-patch identity of the x86_64 report: *identical*; *constants*: only immediates (\`#N\`, not memory offsets) or relocation addends differ; *different*: the functions are named. Per patch (scripts/check-bisect.sh's objects) is x86_64's: every patch compiled on its own once more for $ARCH_NAME costs too much here. Over the whole series, the patches that change code on purpose (8-14, see the x86_64 report) make objects *different*."
+	echo
+	echo '```'
+	cat "$R/identity.txt"
+	echo '```'
+elif [ "$primary" != yes ]; then
+	echo "Not measured: \`scripts/code-identity.sh --objdirs\` failed."
+elif [ "$ident" = yes ]; then
 	echo "Every object a patch touches, compiled just before and just after it (scripts/check-bisect.sh keeps both), compared as \`objdump -d -r\` function by function. *constants*: only immediates or relocation addends differ (a WARN's \`__LINE__\`, string offsets)."
 	echo
 	echo '```'
@@ -164,7 +243,11 @@ fi
 echo
 echo "## 2. Bounds-check sites (patch 14, upstream 8/8)"
 echo
-echo "Sites are calls to \`__ubsan_handle_out_of_bounds\` (the harness builds without UBSAN_TRAP, so each site is a call rather than a \`ud1\`; \`ud1\` traps are counted below for the touched objects) and FORTIFY field-spanning checks (references to the WARN format \"field-spanning write\")."
+if [ "$primary" = yes ]; then
+	echo "Sites are calls to \`__ubsan_handle_out_of_bounds\` (the harness builds without UBSAN_TRAP, so each site is a call rather than a \`ud1\`; \`ud1\` traps are counted below for the touched objects) and FORTIFY field-spanning checks (references to the WARN format \"field-spanning write\")."
+else
+	echo "Sites are calls (\`$ARCH_CALL\`) to \`__ubsan_handle_out_of_bounds\` (no UBSAN_TRAP, so each site is a call rather than a trap; traps are counted below for the touched objects) and FORTIFY field-spanning checks: references to the WARN format \"field-spanning write\" (every copy of the string in vmlinux). On $ARCH_NAME an address is not one operand as on x86 but an \`$ARCH_PAGE_ADDR\` (its 4 KiB page) and an \`add\` (the low 12 bits): each \`add\` that, with the page last loaded into its source register in the same function, makes the address of a copy of the format counts as one site. The \`__fortify_panic\` row counts \`$ARCH_CALL\` calls."
+fi
 echo
 echo "| clang-19 vmlinux | baseline | patched | delta |"
 echo "|---|---|---|---|"
@@ -184,21 +267,38 @@ echo "Functions whose \`__fortify_panic\` count changed:"
 echo
 changed_functions "$R/baseline.fpanic" "$R/patched.fpanic"
 echo
-echo "Classification of changed sites (each checked by hand against the source; a new site is a bound the compiler can now see):"
-echo
-echo "- \`do_setlink\` (net/core/rtnetlink.c), one \`__fortify_panic\` site fewer: patch 12 replaces the kmalloc()ed \`struct sockaddr\` and its memcpy() of \`dev->addr_len\` bytes by a \`struct sockaddr_storage\` on the stack, after an explicit \`dev->addr_len > sizeof(ss.__data)\` check; the compiler proves that memcpy() in bounds, so FORTIFY's run-time check is gone. A removed site, the bound now enforced in the code."
-echo "- \`packet_getname_spkt\` (net/packet/af_packet.c): \`strscpy(uaddr->sa_data, dev->name, sizeof(uaddr->sa_data_min))\`. With a flexible \`sa_data\` FORTIFY knew no destination size and skipped its check; with \`sa_data[14]\` it checks the copy against 14 bytes: a real bound, never hit (the size passed is 14)."
+if [ "$primary" = yes ]; then
+	echo "Classification of changed sites (each checked by hand against the source; a new site is a bound the compiler can now see):"
+	echo
+	echo "- \`do_setlink\` (net/core/rtnetlink.c), one \`__fortify_panic\` site fewer: patch 12 replaces the kmalloc()ed \`struct sockaddr\` and its memcpy() of \`dev->addr_len\` bytes by a \`struct sockaddr_storage\` on the stack, after an explicit \`dev->addr_len > sizeof(ss.__data)\` check; the compiler proves that memcpy() in bounds, so FORTIFY's run-time check is gone. A removed site, the bound now enforced in the code."
+	echo "- \`packet_getname_spkt\` (net/packet/af_packet.c): \`strscpy(uaddr->sa_data, dev->name, sizeof(uaddr->sa_data_min))\`. With a flexible \`sa_data\` FORTIFY knew no destination size and skipped its check; with \`sa_data[14]\` it checks the copy against 14 bytes: a real bound, never hit (the size passed is 14)."
+else
+	echo "Classification (checked by hand in the $ARCH_NAME disassembly; \`__fortify_panic\`'s first argument is the function and direction, its second the size available):"
+	echo
+	echo "- \`packet_getname_spkt\` (net/packet/af_packet.c), one \`__fortify_panic\` site more: patch 14's \`sa_data[14]\` lets FORTIFY check \`strscpy(uaddr->sa_data, dev->name, sizeof(uaddr->sa_data_min))\` (reason 7, strscpy write, 14 bytes available), as on x86_64: a real bound, never hit (the size passed is 14)."
+	echo "- \`do_setlink\` (net/core/rtnetlink.c) keeps its one site (reason 0x11, memcpy write): on the baseline against the size of the kmalloc()ed \`struct sockaddr\`, on the patched kernel against the 126 bytes of \`sockaddr_storage.__data\` (patch 12), \`dev->addr_len\` still checked at run time."
+	echo
+	echo "A function listed above and not here is not classified yet."
+fi
 echo
 echo "Touched objects ($(wc -l <"$R/patched.touched-ubsan") of the harness build): UBSAN sites $(awk '{s += $2} END {print s + 0}' "$R/baseline.touched-ubsan") -> $(awk '{s += $2} END {print s + 0}' "$R/patched.touched-ubsan"); objects whose count changed:"
 echo
 join <(sort "$R/baseline.touched-ubsan") <(sort "$R/patched.touched-ubsan") |
 	awk '$2 != $3 { printf "- `%s`: %d -> %d\n", $1, $2, $3; c++ } END { if (!c) print "- none" }'
 echo
-echo "With CONFIG_UBSAN_TRAP (\`scripts/ud1-count.sh\`: the touched objects recompiled with their exact kbuild command plus \`-fsanitize-trap=undefined\`, counting \`ud1 0x12(%eax),%eax\`, clang's out-of-bounds trap): $(sed 's/^ud1: //' "$R/ud1/summary"). clang-19 may merge identical traps of one function into one \`ud1\` (per-site traps, \`-fno-sanitize-merge\`, arrive with clang 20), so this count is at most the number of sites; the calls above are one per site. Functions whose trap count changed:"
+if [ "$primary" = yes ]; then
+	echo "With CONFIG_UBSAN_TRAP (\`scripts/ud1-count.sh\`: the touched objects recompiled with their exact kbuild command plus \`-fsanitize-trap=undefined\`, counting \`ud1 0x12(%eax),%eax\`, clang's out-of-bounds trap): $(sed 's/^ud1: //' "$R/ud1/summary"). clang-19 may merge identical traps of one function into one \`ud1\` (per-site traps, \`-fno-sanitize-merge\`, arrive with clang 20), so this count is at most the number of sites; the calls above are one per site. Functions whose trap count changed:"
+else
+	echo "With CONFIG_UBSAN_TRAP (\`scripts/ud1-count.sh\`: the touched objects recompiled with their exact kbuild command plus \`-fsanitize-trap=undefined\`, counting \`brk #0x5512\`, clang's out-of-bounds trap on $ARCH_NAME, 0x5500 | 0x12): $(sed 's/^ud1: //' "$R/ud1/summary"). clang-19 may merge identical traps of one function into one (per-site traps, \`-fno-sanitize-merge\`, arrive with clang 20), so this count is at most the number of sites; the calls above are one per site. Functions whose trap count changed:"
+fi
 echo
 changed_functions "$R/ud1/baseline.ud1" "$R/ud1/patched.ud1"
 echo
-echo "That the bound is real is shown at run time by \`make bounds-demo\` (part of make check): a write at sa_data[14] and a 20-byte memcpy into sa_data are reported by UBSAN and FORTIFY on the patched kernel and not on the baseline. gcc-12 has no \`-fstrict-flex-arrays=3\` (GCC 13+), so with gcc-12 a trailing \`sa_data[14]\` still counts as a flexible array for \`__builtin_object_size\` and array bounds: the gcc builds get no new checks."
+if [ "$primary" = yes ]; then
+	echo "That the bound is real is shown at run time by \`make bounds-demo\` (part of make check): a write at sa_data[14] and a 20-byte memcpy into sa_data are reported by UBSAN and FORTIFY on the patched kernel and not on the baseline. gcc-12 has no \`-fstrict-flex-arrays=3\` (GCC 13+), so with gcc-12 a trailing \`sa_data[14]\` still counts as a flexible array for \`__builtin_object_size\` and array bounds: the gcc builds get no new checks."
+else
+	echo "The run-time demonstration (\`make bounds-demo\`) and the gcc-12 kernels are x86_64's; neither is built for $ARCH_NAME."
+fi
 echo
 echo "## 3. -Wgnu-variable-sized-type-not-at-end"
 echo
@@ -220,22 +320,35 @@ wgnu:*)
 	type_table "$R/wgnu-all/by-type.tsv"
 	echo ;;
 esac
-echo "The whole harness build: \`WGNU_ALL=1 make report\` (about 1.7 s of CPU per object and tree). GCC 14's \`-Wflex-array-member-not-at-end\` cannot be measured: Debian 12 ships gcc-12 only."
+if [ "$primary" = yes ]; then
+	echo "The whole harness build: \`WGNU_ALL=1 make report\` (about 1.7 s of CPU per object and tree). GCC 14's \`-Wflex-array-member-not-at-end\` cannot be measured: Debian 12 ships gcc-12 only."
+else
+	echo "The whole harness build: x86_64 only (\`WGNU_ALL=1 make report\`; the warning is the C front end's, so arch headers aside it does not depend on the target)."
+fi
 echo
 echo "## 4. Size"
 echo
 echo "| vmlinux (bloat-o-meter) | baseline -> patched |"
 echo "|---|---|"
 echo "| clang-19 hardened | $(echo "$bloat_clang" | total) |"
-echo "| gcc-12 | $(echo "$bloat_gcc" | total) |"
-echo
-echo "The patched kernels also carry the KUnit suite of patch 15 (\`CONFIG_SOCKADDR_KUNIT_TEST\`), whose functions and strings appear as additions. Per-function changes (clang-19, then gcc-12):"
-echo
-echo '```'
-echo "$bloat_clang" | head -40
-echo
-echo "$bloat_gcc" | head -40
-echo '```'
+if [ "$primary" = yes ]; then
+	echo "| gcc-12 | $(echo "$bloat_gcc" | total) |"
+	echo
+	echo "The patched kernels also carry the KUnit suite of patch 15 (\`CONFIG_SOCKADDR_KUNIT_TEST\`), whose functions and strings appear as additions. Per-function changes (clang-19, then gcc-12):"
+	echo
+	echo '```'
+	echo "$bloat_clang" | head -40
+	echo
+	echo "$bloat_gcc" | head -40
+	echo '```'
+else
+	echo
+	echo "gcc-12: x86_64 only (no $ARCH_NAME gcc kernels are built). The patched kernel also carries the KUnit suite of patch 15 (\`CONFIG_SOCKADDR_KUNIT_TEST\`), whose functions and strings appear as additions. Per-function changes (clang-19):"
+	echo
+	echo '```'
+	echo "$bloat_clang" | head -40
+	echo '```'
+fi
 echo
 # Why a function changed size: written once from reading the code and
 # printed only for functions that do change in this run.
@@ -275,7 +388,9 @@ awk -F'\t' '{lo = 112; hi = 112 * $4; printf "| `%s` | %s | %s | %s | %s |\n", $
 echo
 echo "## 5. Speed"
 echo
-if [ -f "$BUILD/bench.md" ]; then
+if [ "$primary" != yes ]; then
+	echo "\`make bench\`: x86_64 only (section 5 of the x86_64 report); not run for $ARCH_NAME."
+elif [ -f "$BUILD/bench.md" ]; then
 	[ "${BENCH:-1}" = 0 ] && echo "(BENCH=0: from the last \`make bench\`, $(date -r "$BUILD/bench.md" '+%Y-%m-%d %H:%M'), not rerun by this report.)" && echo
 	sed -n '1s/^# make bench: /Setup: /p' "$BUILD/bench.md"
 	sed 1d "$BUILD/bench.md"
@@ -285,10 +400,20 @@ fi
 echo
 echo "## 6. Cover letter"
 echo
-echo "The verification paragraph for patches/0000-cover-letter.patch is written to build/report/cover-paragraph.txt; make cover-letter puts it into the patch (a report never changes the series by itself)."
+if [ "$primary" = yes ]; then
+	echo "The verification paragraph for patches/0000-cover-letter.patch is written to build/report/cover-paragraph.txt; make cover-letter puts it into the patch (a report never changes the series by itself)."
+else
+	echo "The cover letter's verification paragraph is the x86_64 report's (\`make report\`); this report writes none."
+fi
 echo
 echo "Report time: $(( $(date +%s) - t0 ))s."
 } >"$out"
+
+# Another arch's report ends here: the cover letter is x86_64's.
+if [ "$primary" != yes ]; then
+	cat "$out"
+	exit 0
+fi
 
 # The paragraph: every number below comes from the files above.
 id_line="per-patch code identity: not measured in this run"

@@ -5,8 +5,10 @@
 # scripts/Makefile.ubsan adds for UBSAN_TRAP), baseline and patched.
 # Counts, per function, the x86 "ud1" traps with clang's out-of-bounds
 # handler code (SanitizerHandler::OutOfBounds = 0x12, encoded as the
-# ud1 displacement).  Without UBSAN_TRAP the same sites are calls to
-# __ubsan_handle_out_of_bounds, which make report counts over vmlinux.
+# ud1 displacement); on arm64 (ARCH=arm64) "brk #0x5512" (the pattern:
+# config/arch/$ARCH, ubsan_trap).  Without UBSAN_TRAP the same sites are
+# calls to __ubsan_handle_out_of_bounds, which make report counts over
+# vmlinux.
 #
 # Usage: scripts/ud1-count.sh OUT_DIR
 # Writes OUT_DIR/{baseline,patched}.ud1 ("object:function count") and
@@ -25,9 +27,9 @@ one() {
 	mkdir -p "$(dirname "$dst/$o")"
 	cmd=$(kbuild_cmd "$obj" "$o" | sed -E "s| -c -o [^ ]+ | -c -o $dst/$o |")
 	(cd "$obj" && eval "$cmd -fsanitize-trap=undefined" >/dev/null 2>&1) || { echo "$o: did not compile" >&2; return 1; }
-	objdump -d --no-show-raw-insn "$dst/$o" |
+	"$ARCH_OBJDUMP" -d --no-show-raw-insn "$dst/$o" |
 		awk -v o="$o" '/^[0-9a-f]+ <.*>:$/ { f = $2; gsub(/[<>:]/, "", f) }
-			/\tud1 +0x12\(/ { n[f]++ } END { for (f in n) print o ":" f, n[f] }'
+			$0 ~ ENVIRON["ARCH_UBSAN_TRAP"] { n[f]++ } END { for (f in n) print o ":" f, n[f] }'
 }
 export -f one
 
