@@ -1,6 +1,7 @@
 #!/bin/bash
 # Decide the QEMU accelerator: a short bounded test boot under KVM; any
-# failure or hang falls back to TCG.  The answer is cached in build/accel (accel-ARCH for another arch).
+# failure or hang falls back to TCG.  The answer is cached in build/accel
+# (build/accel-arm64 for arm64: one per arch).
 #
 # Usage: scripts/accel.sh KERNEL       prints "kvm" or "tcg"
 # Env:   ACCEL=kvm|tcg forces; KVM_PROBE_TIMEOUT (s, default 20);
@@ -9,7 +10,6 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernel=$1
-# One answer per arch: KVM cannot run another arch's kernel.
 cache=${ACCEL_CACHE:-$BUILD/accel$ARCH_SUFFIX}
 if [ -n "${ACCEL:-}" ]; then echo "$ACCEL"; exit 0; fi
 if [ -s "$cache" ]; then cat "$cache"; exit 0; fi

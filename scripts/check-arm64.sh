@@ -2,7 +2,8 @@
 # make check-arm64 (in make check-full): make check's comparison on
 # Debian's second architecture.  Both kernels cross-built by clang-19
 # (LLVM=-19 ARCH=arm64, the same hardened config plus config/arm64.config),
-# the guest suites cross-compiled static by Debian's aarch64 gcc, both
+# the guest suites cross-compiled static by clang-19 against Debian's
+# aarch64 cross glibc (config/arch/arm64 says why not gcc), both
 # booted on QEMU's virt machine under TCG, compared case by case with the
 # same allowed differences.  Machine settings: config/arch/arm64.
 # Ends with "N passed, N failed, N skipped".

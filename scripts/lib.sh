@@ -252,54 +252,29 @@ toolchain() {
 	: "$name"
 }
 
-# arch_profile: ARCH_* for $ARCH (default x86_64) from config/arch/$ARCH
-# (fields described in config/arch/README): ARCH_KBUILD (kbuild
-# variables, an array), ARCH_TARGET, ARCH_IMAGE (kernel_image OBJDIR
-# gives its path), ARCH_QEMU, ARCH_PACKAGES, ARCH_MACHINE, ARCH_CONSOLE,
-# ARCH_KTAP, ARCH_FRAGMENT, ARCH_APPEND, ARCH_SUFFIX; ARCH_OBJDUMP,
-# ARCH_CALL, ARCH_CALL_RELOC, ARCH_IMM_MASK, ARCH_PAGE_ADDR and
-# ARCH_UBSAN_TRAP (reading its machine code); and GUEST_OUT, the guest
-# programs' folder, with GUEST_CC and COMPAT_CFLAGS for host/host.mk.
-arch_field() {
-	local v
-	v=$(sed -n "s/^$1[[:space:]]\+//p" "$ARCH_FILE")
-	[ "$v" = - ] && v=
-	echo "$v"
-}
+# arch_profile: the profile of $ARCH (default x86_64), config/arch/$ARCH
+# ("KEY value" lines, the keys described in config/arch/README), read
+# once: ARCH_<KEY> for every key (ARCH_TARGET, ARCH_QEMU, ARCH_KTAP, ...;
+# "-" is empty), plus ARCH_NAME, ARCH_KBUILD (kbuild's ARCH=, an array,
+# empty for the host's own), GUEST_OUT (the guest programs' folder) and
+# GUEST_CC and COMPAT_CFLAGS for host/host.mk.
 arch_profile() {
-	# ARCH is not exported: kbuild gets it from ARCH_KBUILD only.  kbuild's
-	# own name of the host's architecture, x86, means x86_64 here.
+	# lib.sh does not export ARCH: kbuild gets it from ARCH_KBUILD only.
+	# kbuild's own name of the host's architecture, x86, means x86_64.
 	ARCH_NAME=${ARCH:-x86_64}
 	[ "$ARCH_NAME" = x86 ] && ARCH_NAME=x86_64
 	ARCH_FILE=$ROOT/config/arch/$ARCH_NAME
 	[ -f "$ARCH_FILE" ] || die "unknown ARCH '$ARCH_NAME' (config/arch has: $(find "$ROOT/config/arch" -type f ! -name README -printf '%f ' | sort))"
-	local k
-	k=$(arch_field kbuild_arch)
+	local key value
+	while read -r key value; do
+		case $key in '' | '#'*) continue ;; esac
+		[ "$value" = - ] && value=
+		declare -gx "ARCH_${key^^}=$value"
+	done <"$ARCH_FILE"
 	ARCH_KBUILD=()
-	[ -z "$k" ] || ARCH_KBUILD=(ARCH="$k")
-	ARCH_TARGET=$(arch_field target)
-	ARCH_IMAGE=$(arch_field image)
-	ARCH_QEMU=$(arch_field qemu)
-	ARCH_PACKAGES=$(arch_field packages)
-	ARCH_MACHINE=$(arch_field machine)
-	ARCH_CONSOLE=$(arch_field console)
-	ARCH_KTAP=$(arch_field ktap)
-	ARCH_FRAGMENT=$(arch_field fragment)
-	ARCH_APPEND=$(arch_field append)
-	ARCH_SUFFIX=$(arch_field suffix)
-	ARCH_BOOT_TIMEOUT=$(arch_field boot_timeout)
-	ARCH_OBJDUMP=$(arch_field objdump)
-	ARCH_CALL=$(arch_field call)
-	ARCH_CALL_RELOC=$(arch_field call_reloc)
-	ARCH_IMM_MASK=$(arch_field imm_mask)
-	ARCH_PAGE_ADDR=$(arch_field page_addr)
-	ARCH_UBSAN_TRAP=$(arch_field ubsan_trap)
-	GUEST_OUT=$BUILD/guest$ARCH_SUFFIX
-	GUEST_CC=$(arch_field guest_cc)
-	COMPAT_CFLAGS=$(arch_field compat_cflags)
-	export ARCH_NAME ARCH_FILE ARCH_TARGET ARCH_IMAGE ARCH_QEMU ARCH_PACKAGES ARCH_MACHINE ARCH_CONSOLE \
-		ARCH_KTAP ARCH_FRAGMENT ARCH_APPEND ARCH_SUFFIX ARCH_BOOT_TIMEOUT GUEST_OUT GUEST_CC COMPAT_CFLAGS \
-		ARCH_OBJDUMP ARCH_CALL ARCH_CALL_RELOC ARCH_IMM_MASK ARCH_PAGE_ADDR ARCH_UBSAN_TRAP
+	[ -z "${ARCH_KBUILD_ARCH:-}" ] || ARCH_KBUILD=(ARCH="$ARCH_KBUILD_ARCH")
+	export ARCH_NAME ARCH_FILE GUEST_OUT=$BUILD/guest${ARCH_SUFFIX:-} \
+		GUEST_CC=${ARCH_GUEST_CC:-} COMPAT_CFLAGS=${ARCH_COMPAT_CFLAGS:-}
 }
 arch_profile
 
