@@ -29,11 +29,24 @@ demo() {
 has() { grep -a -q -E "$2" "$1"; }
 # shellcheck disable=SC2317
 lacks() { ! grep -a -q -E "$2" "$1"; }
+# seed_objdir MAIN DEMO: a demo tree is its main kernel's tree plus one
+# new file, so a first demo build starts from a copy of the main
+# kernel's object folder: kbuild names sources relative to the object
+# folder (the same commands in both trees) and the demo tree's files
+# predate those objects, so only the new file is compiled and vmlinux
+# linked again.  Without the seed every object is a ccache lookup.
+seed_objdir() {
+	[ -f "$2/vmlinux" ] || [ ! -f "$1/vmlinux" ] && return 0
+	need_space "$BUILD" 2000 "a copy of $(rel "$1")"
+	rm -rf "$2" && cp -a "$1" "$2" && rm -f "$2/.built-key"
+	note "$(rel "$2"): seeded from $(rel "$1")"
+}
 # Any line of config/kernel-reports but the demo's own fails it.
 # shellcheck disable=SC2317
 no_other_reports() { [ -z "$(demo_unexpected_reports "$1")" ]; }
 
 for v in baseline patched; do
+	seed_objdir "$(objdir "$v" "$tc")" "$(objdir "$v-demo" "$tc")"
 	"$ROOT"/scripts/build.sh "$BUILD/src-$v-demo" "$(objdir "$v-demo" "$tc")" "$tc" ||
 		{ result fail "demo-build-$v"; exit 1; }
 done

@@ -20,15 +20,21 @@ scripts/test-export.sh
 
 # Both kernels built and booted, their runs compared (the same script
 # compares on another arch: make check-arm64).
-scripts/baseline-vs-patched.sh || fatal "baseline-vs-patched" "a kernel or the guest programs did not build"
-
-stage "harness fault tests (boot)"
-scripts/test-boot-faults.sh "$(kernel_image "$(objdir baseline "$tc")")" "$GUEST_OUT/initramfs.cpio"
+scripts/baseline-vs-patched.sh build || fatal "baseline-vs-patched" "a kernel or the guest programs did not build"
+# The fault tests' guests mostly wait (the hang test idles through its
+# whole timeout): they run beside the main boots, at normal priority,
+# since each of them is timed.
+BG_NICE=0 bg_start boot-faults scripts/test-boot-faults.sh \
+	"$(kernel_image "$(objdir baseline "$tc")")" "$GUEST_OUT/initramfs.cpio"
+scripts/baseline-vs-patched.sh boot
+stage "harness fault tests (boot, run beside the main boots)"
+bg_wait boot-faults
 stage_end
 
-# Patched-only runs: the out-of-bounds demonstration (its own boots,
-# both kernels plus patches/demo), then the fuzzer.
-scripts/bounds-demo.sh || true
+# Patched-only runs: the out-of-bounds demonstration (its own kernels,
+# both main ones plus patches/demo, and boots) beside the fuzzer: the
+# demo kernels' links use one core, the fuzzer's guest the other.
+BG_NICE=0 bg_start bounds-demo scripts/bounds-demo.sh
 
 stage "fuzz (patched, $tc)"
 if tests/fuzz_replay.sh 2000 1 >"$BUILD/logs/fuzz-replay.out" 2>&1; then
@@ -73,6 +79,7 @@ else
 	result fail fuzz-paths "no config/fuzz-paths"
 fi
 stage_end
+bg_wait bounds-demo || true
 
 if [ -n "${CHECK_FULL:-}" ]; then
 	scripts/check-full.sh || result fail check-full

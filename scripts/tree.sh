@@ -21,7 +21,9 @@ if [ ! -f "$REPO/.unpacked" ]; then
 	need_space "$BUILD" 3000 "unpacking and committing the tree"
 	mkdir -p "$REPO"
 	note "unpacking linux-source-6.12 $pkgver"
-	tar -xJf "$TARBALL" -C "$REPO" --strip-components=1 2>"$BUILD/tar.log" ||
+	# Debian's tarball is xz in many blocks: xz decompresses them on
+	# every core.
+	tar -I 'xz -T0' -xf "$TARBALL" -C "$REPO" --strip-components=1 2>"$BUILD/tar.log" ||
 		{ disk_full_hint "$REPO" "$BUILD/tar.log"; head -3 "$BUILD/tar.log" >&2; die "unpacking failed"; }
 	git -C "$REPO" init -q -b pristine
 	git -C "$REPO" config user.name "$(project_name)"
