@@ -61,8 +61,11 @@ PEER_WRAPPED := net_ip_local_port_range net_reuseaddr_ports_exhausted \
 # ours to fix and would only bury warnings of our own code.
 PEER_HDR := $(PEER_OUT)/hdr
 PEER_HDR_STAMP := $(PEER_HDR)/.installed
+# -fmacro-prefix-map: the tests' messages name their file (__FILE__) as
+# tools/testing/..., not by the build folder's path on this machine.
 PEER_CFLAGS := -static $(filter-out -Wextra,$(C_WARN)) \
-	       -isystem $(PEER_HDR)/include -I$(KSELFTEST_DIR)
+	       -isystem $(PEER_HDR)/include -I$(KSELFTEST_DIR) \
+	       -fmacro-prefix-map=$(abspath $(BUILD)/linux)/=
 PEER_LDLIBS := -lpthread
 
 .PHONY: peer-progs

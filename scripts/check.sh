@@ -2,6 +2,9 @@
 # make check: the baseline and the patched kernel, same toolchain and
 # config (clang-19 hardened), booted side by side; the same guest suites
 # compared case by case; plus the harness's own tests.
+# Stage order: deps, tree, host tools + harness tests, export tests;
+# both kernels and the guest programs (at once); the main boots, with
+# the fault boots, the bounds demo and the fuzzer beside them; results.
 # Ends with "N passed, N failed, N skipped"; exit 0 only if none failed.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -18,47 +21,6 @@ scripts/test-disk-full.sh
 stage_end
 scripts/test-export.sh
 
-# Both kernels built and booted, their runs compared (the same script
-# compares on another arch: make check-arm64).
-scripts/baseline-vs-patched.sh build || fatal "baseline-vs-patched" "a kernel or the guest programs did not build"
-# The fault tests' guests mostly wait (the hang test idles through its
-# whole timeout): they run beside the main boots, at normal priority,
-# since each of them is timed.
-BG_NICE=0 bg_start boot-faults scripts/test-boot-faults.sh \
-	"$(kernel_image "$(objdir baseline "$tc")")" "$GUEST_OUT/initramfs.cpio"
-scripts/baseline-vs-patched.sh boot
-stage "harness fault tests (boot, run beside the main boots)"
-bg_wait boot-faults
-stage_end
-
-# Patched-only runs: the out-of-bounds demonstration (its own kernels,
-# both main ones plus patches/demo, and boots) beside the fuzzer: the
-# demo kernels' links use one core, the fuzzer's guest the other.
-BG_NICE=0 bg_start bounds-demo scripts/bounds-demo.sh
-
-stage "fuzz (patched, $tc)"
-if tests/fuzz_replay.sh 2000 1 >"$BUILD/logs/fuzz-replay.out" 2>&1; then
-	result pass fuzz-replay "same seed, same calls and digest (host dry runs)"
-else
-	result fail fuzz-replay "see $(rel "$BUILD/logs/fuzz-replay.out")"
-fi
-sed 's/^/  /' "$BUILD/logs/fuzz-replay.out"
-# The watcher must be able to fail: an injected report stops the run.
-if FUZZ_SELFTEST=1 scripts/fuzz.sh 2000 7 >"$BUILD/logs/fuzz-selftest.out" 2>&1; then
-	result fail fuzz-watcher-selftest "an injected WARNING went unnoticed"
-elif grep -q 'kernel report after call #100 (seed 7)' "$BUILD/logs/fuzz-selftest.out"; then
-	result pass fuzz-watcher-selftest "injected WARNING caught at call 100, seed and last calls named"
-else
-	result fail fuzz-watcher-selftest "see $(rel "$BUILD/logs/fuzz-selftest.out")"
-fi
-n=${FUZZ_N:-200000}
-[ -n "${CHECK_FULL:-}" ] && n=${FUZZ_N_FULL:-1000000}
-if scripts/fuzz.sh "$n" "${FUZZ_SEED:-1}" >"$BUILD/logs/fuzz.out" 2>&1; then
-	result pass fuzz "$n calls, seed ${FUZZ_SEED:-1}, 0 kernel reports"
-else
-	result fail fuzz "$n calls, seed ${FUZZ_SEED:-1}: see $(rel "$BUILD/logs/fuzz.out")"
-fi
-sed -n '/^fuzz summary/,$p' "$BUILD/logs/fuzz.out"
 # Reach: every path config/fuzz-paths lists got calls in that run, one
 # result each, from the summary's "path NAME calls=N ok=M" lines.
 fuzz_paths() {
@@ -73,13 +35,61 @@ fuzz_paths() {
 		fi
 	done < <(sed 's/#.*//' "$ROOT/config/fuzz-paths" | awk 'NF {print $1}')
 }
-if [ -r "$ROOT/config/fuzz-paths" ]; then
-	fuzz_paths "$BUILD/logs/fuzz.out"
-else
-	result fail fuzz-paths "no config/fuzz-paths"
-fi
+
+# fuzz_stage: the fuzzer on the patched kernel, its replay and watcher
+# self-tests, and its reach over config/fuzz-paths.
+fuzz_stage() {
+	local n
+	stage "fuzz (patched, $tc)"
+	if tests/fuzz_replay.sh 2000 1 >"$BUILD/logs/fuzz-replay.out" 2>&1; then
+		result pass fuzz-replay "same seed, same calls and digest (host dry runs)"
+	else
+		result fail fuzz-replay "see $(rel "$BUILD/logs/fuzz-replay.out")"
+	fi
+	sed 's/^/  /' "$BUILD/logs/fuzz-replay.out"
+	# The watcher must be able to fail: an injected report stops the run.
+	if FUZZ_SELFTEST=1 scripts/fuzz.sh 2000 7 >"$BUILD/logs/fuzz-selftest.out" 2>&1; then
+		result fail fuzz-watcher-selftest "an injected WARNING went unnoticed"
+	elif grep -q 'kernel report after call #100 (seed 7)' "$BUILD/logs/fuzz-selftest.out"; then
+		result pass fuzz-watcher-selftest "injected WARNING caught at call 100, seed and last calls named"
+	else
+		result fail fuzz-watcher-selftest "see $(rel "$BUILD/logs/fuzz-selftest.out")"
+	fi
+	n=${FUZZ_N:-200000}
+	[ -n "${CHECK_FULL:-}" ] && n=${FUZZ_N_FULL:-1000000}
+	if scripts/fuzz.sh "$n" "${FUZZ_SEED:-1}" >"$BUILD/logs/fuzz.out" 2>&1; then
+		result pass fuzz "$n calls, seed ${FUZZ_SEED:-1}, 0 kernel reports"
+	else
+		result fail fuzz "$n calls, seed ${FUZZ_SEED:-1}: see $(rel "$BUILD/logs/fuzz.out")"
+	fi
+	sed -n '/^fuzz summary/,$p' "$BUILD/logs/fuzz.out"
+	if [ -r "$ROOT/config/fuzz-paths" ]; then
+		fuzz_paths "$BUILD/logs/fuzz.out"
+	else
+		result fail fuzz-paths "no config/fuzz-paths"
+	fi
+	stage_end
+}
+
+# Both kernels built and booted, their runs compared (the same script
+# compares on another arch: make check-arm64).
+scripts/baseline-vs-patched.sh build || fatal "baseline-vs-patched" "a kernel or the guest programs did not build"
+# The main boots are mostly waiting (a matrix case that waits for a
+# handshake or a datagram that never comes leaves both guests idle), so
+# the other boots run beside them: the fault tests at normal priority,
+# since each of them is timed; the patched-only runs, the out-of-bounds
+# demonstration (its own kernels: the main ones plus patches/demo) and
+# the fuzzer, at nice 10, so that they take what the main boots leave.
+BG_NICE=0 bg_start boot-faults scripts/test-boot-faults.sh \
+	"$(kernel_image "$(objdir baseline "$tc")")" "$GUEST_OUT/initramfs.cpio"
+BG_NICE=10 bg_start bounds-demo scripts/bounds-demo.sh
+BG_NICE=10 bg_start fuzz fuzz_stage
+scripts/baseline-vs-patched.sh boot
+stage "harness fault tests (boot, run beside the main boots)"
+bg_wait boot-faults
 stage_end
 bg_wait bounds-demo || true
+bg_wait fuzz
 
 if [ -n "${CHECK_FULL:-}" ]; then
 	scripts/check-full.sh || result fail check-full

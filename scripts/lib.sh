@@ -51,12 +51,12 @@ bg_start() {
 	eval "BG_PID_${name//[^A-Za-z0-9]/_}=$!"
 }
 
-# bg_wait NAME: wait for the stage bg_start began, print its output,
-# return its exit status.
+# bg_wait NAME: print the output of the stage bg_start began, following
+# it (heartbeats included) until it ends; return its exit status.
 bg_wait() {
 	local v="BG_PID_${1//[^A-Za-z0-9]/_}" rc=0
+	tail -n +1 -f --pid="${!v}" "$BUILD/logs/bg-$1.out"
 	wait "${!v}" || rc=$?
-	cat "$BUILD/logs/bg-$1.out"
 	return "$rc"
 }
 
