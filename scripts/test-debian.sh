@@ -9,7 +9,10 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 RESULTS=${RESULTS:-$BUILD/test-debian.results}
-tmp=$(mktemp -d)
+# Under build/, so that the messages tested name build/..., not a
+# host path.
+mkdir -p "$BUILD"
+tmp=$(mktemp -d "$BUILD/test-debian.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 # --- install (scripts/deb-install.sh) with Debian's dpkg ----------------
