@@ -29,24 +29,57 @@ demo() {
 has() { grep -a -q -E "$2" "$1"; }
 # shellcheck disable=SC2317
 lacks() { ! grep -a -q -E "$2" "$1"; }
-# seed_objdir MAIN DEMO: a demo tree is its main kernel's tree plus one
-# new file, so a first demo build starts from a copy of the main
-# kernel's object folder: kbuild names sources relative to the object
-# folder (the same commands in both trees) and the demo tree's files
-# predate those objects, so only the new file is compiled and vmlinux
-# linked again.  Without the seed every object is a ccache lookup.
-seed_objdir() {
-	[ -f "$2/vmlinux" ] || [ ! -f "$1/vmlinux" ] && return 0
-	need_space "$BUILD" 2000 "a copy of $(rel "$1")"
-	rm -rf "$2" && cp -a "$1" "$2" && rm -f "$2/.built-key"
-	note "$(rel "$2"): seeded from $(rel "$1")"
+# demo_tree VARIANT: build/src-VARIANT-demo, the main kernel's tree
+# (baseline, or baseline + series) plus patches/demo, made here rather
+# than by tree.sh, since only this stage needs it.  The main kernels stay
+# exactly baseline and baseline + series.
+demo_tree() {
+	local v=$1 repo=$BUILD/linux D=$BUILD/src-$1-demo want
+	want="$(git -C "$repo" rev-parse "$v") $(cat "$ROOT"/patches/demo/*.patch | sha256sum | cut -c1-16)"
+	[ "$(cat "$D.sum" 2>/dev/null)" = "$want" ] && return 0
+	if [ ! -d "$D" ]; then
+		need_space "$BUILD" 1600 "worktree src-$v-demo"
+		git -C "$repo" worktree add -q -f --detach "$D" "$v" || return 1
+	fi
+	git -C "$D" am --abort >/dev/null 2>&1 || true
+	if ! git -C "$D" checkout -q -f -B "$v-demo" "$v" ||
+		! git -C "$D" am -q --keep-cr "$ROOT"/patches/demo/*.patch >"$BUILD/am.log" 2>&1; then
+		echo "ERROR: patches/demo does not apply to $v (see $(rel "$BUILD/am.log"))" >&2
+		return 1
+	fi
+	echo "$want" >"$D.sum"
+	note "src-$v-demo: $v + patches/demo"
 }
+
+# seed_objdir VARIANT: a demo tree is its main kernel's tree plus one new
+# file, so a first demo build starts from a copy of the main kernel's
+# object folder (kbuild names sources relative to the object folder: the
+# commands are the same in both trees), every copied file given one
+# timestamp later than every file of the demo tree, then the files the
+# demo patch changes touched later still: kbuild rebuilds exactly what
+# depends on them (here the new file, and vmlinux).  Without the seed
+# every object would be a ccache lookup.
+seed_objdir() {
+	local main demo src t
+	main=$(objdir "$1" "$tc") demo=$(objdir "$1-demo" "$tc") src=$BUILD/src-$1-demo
+	[ -f "$demo/vmlinux" ] && return 0
+	[ -f "$main/vmlinux" ] || return 0
+	need_space "$BUILD" 2000 "a copy of $(rel "$main")"
+	rm -rf "$demo" && cp -a "$main" "$demo" && rm -f "$demo/.built-key" || return 1
+	t=$(date +%s.%N)
+	find "$demo" -print0 | xargs -0 touch -h -d "@$t"
+	sleep 1
+	git -C "$src" diff --name-only "$1" HEAD | (cd "$src" && xargs -r touch -c)
+	note "$(rel "$demo"): seeded from $(rel "$main")"
+}
+
 # Any line of config/kernel-reports but the demo's own fails it.
 # shellcheck disable=SC2317
 no_other_reports() { [ -z "$(demo_unexpected_reports "$1")" ]; }
 
 for v in baseline patched; do
-	seed_objdir "$(objdir "$v" "$tc")" "$(objdir "$v-demo" "$tc")"
+	demo_tree "$v" || { result fail "demo-tree-$v"; exit 1; }
+	seed_objdir "$v"
 	"$ROOT"/scripts/build.sh "$BUILD/src-$v-demo" "$(objdir "$v-demo" "$tc")" "$tc" ||
 		{ result fail "demo-build-$v"; exit 1; }
 done

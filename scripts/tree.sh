@@ -4,8 +4,8 @@
 #
 # Usage: scripts/tree.sh          (idempotent; re-applies when patches change)
 # Result: build/linux (git repo), tags "baseline"; branch "patched";
-#         worktrees build/src-baseline and build/src-patched, and
-#         build/src-{baseline,patched}-demo (plus patches/demo).
+#         worktrees build/src-baseline and build/src-patched (the bounds
+#         demo adds its own, scripts/bounds-demo.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -90,24 +90,4 @@ else
 	note "patched branch up to date ($(git -C "$BUILD/src-patched" rev-list --count baseline..HEAD) patches)"
 fi
 
-# Bounds-demo trees: baseline and patched plus the harness-only KUnit
-# demonstration (patches/demo), for the boot that expects its reports.
-# The main kernels stay exactly baseline and baseline + series.
-demo_sum=$(cat "$SERIES_DIR"/demo/*.patch | sha256sum | cut -c1-16)
-for v in baseline patched; do
-	D=$BUILD/src-$v-demo
-	want="$(git -C "$REPO" rev-parse "$v") $demo_sum"
-	if [ ! -d "$D" ]; then
-		need_space "$BUILD" 1600 "worktree src-$v-demo"
-		git -C "$REPO" worktree add -q -f --detach "$D" baseline
-	fi
-	if [ "$(cat "$D.sum" 2>/dev/null)" != "$want" ]; then
-		git -C "$D" am --abort >/dev/null 2>&1 || true
-		git -C "$D" checkout -q -f -B "$v-demo" "$v"
-		git -C "$D" am -q --keep-cr "$SERIES_DIR"/demo/*.patch >"$BUILD/am.log" 2>&1 ||
-			die "demo patch does not apply to $v (see $(rel "$BUILD/am.log"))"
-		echo "$want" >"$D.sum"
-		note "src-$v-demo: $v + patches/demo"
-	fi
-done
 stage_end
