@@ -9,7 +9,7 @@ tc=${TOOLCHAIN:-clang}
 results_init run
 
 "$ROOT"/scripts/deps.sh || fatal deps "package installation failed (see $(rel "$BUILD")/apt.log)"
-"$ROOT"/scripts/tree.sh || fatal tree "tree or series failed (see the messages above)"
+"$ROOT"/scripts/tree.sh patched || fatal tree "tree or series failed (see the messages above)"
 kdir=$(objdir patched "$tc")
 # The guest programs need only the tree: built beside the kernel.
 bg_start guest "$ROOT"/scripts/guest.sh

@@ -2,13 +2,20 @@
 # Unpack Debian's linux-source-6.12 under build/, keep a pristine
 # baseline commit, and apply patches/series with git am on a branch.
 #
-# Usage: scripts/tree.sh          (idempotent; re-applies when patches change)
+# Usage: scripts/tree.sh [VARIANT...]   (idempotent; re-applies when
+#        patches change).  VARIANT: baseline, patched (default both; make
+#        run needs only the patched worktree).
 # Result: build/linux (git repo), tags "baseline"; branch "patched";
 #         worktrees build/src-baseline and build/src-patched (the bounds
 #         demo adds its own, scripts/bounds-demo.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+variants=("$@")
+[ "$#" -gt 0 ] || variants=(baseline patched)
+for v in "${variants[@]}"; do
+	case "$v" in baseline | patched) ;; *) die "unknown variant '$v' (baseline or patched)" ;; esac
+done
 TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 REPO=$BUILD/linux
 SERIES_DIR=${SERIES_DIR:-$ROOT/patches}
@@ -56,16 +63,19 @@ series_sum() {
 	done < <(series_patches "$SERIES_DIR/series") | sha256sum | cut -c1-16
 }
 
-for v in baseline patched; do
+# checkout.workers: the worktree's 88,000 files written by every core.
+for v in "${variants[@]}"; do
 	if [ ! -d "$BUILD/src-$v" ]; then
 		need_space "$BUILD" 1600 "worktree src-$v"
-		git -C "$REPO" worktree add -q -f --detach "$BUILD/src-$v" baseline
+		git -C "$REPO" -c checkout.workers=0 worktree add -q -f --detach "$BUILD/src-$v" baseline
 	fi
 done
 
 # The patched branch is rebuilt only when the series changes.
 sum=$(series_sum)
-if [ "$(cat "$BUILD/patched.series-sum" 2>/dev/null)" != "$sum" ]; then
+if [ ! -d "$BUILD/src-patched" ]; then
+	: # only the baseline asked for
+elif [ "$(cat "$BUILD/patched.series-sum" 2>/dev/null)" != "$sum" ]; then
 	P=$BUILD/src-patched
 	git -C "$P" am --abort >/dev/null 2>&1 || true
 	git -C "$P" checkout -q -B patched baseline
