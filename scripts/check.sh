@@ -3,7 +3,7 @@
 # config (clang-19 hardened), booted side by side; the same guest suites
 # compared case by case; plus the harness's own tests.
 # Stage order: deps, tree, host tools + harness tests, export tests;
-# both kernels and the guest programs (at once); the main boots, with
+# the two kernels in turn, the guest programs beside them; the main boots, with
 # the fault boots, the bounds demo and the fuzzer beside them; results.
 # Ends with "N passed, N failed, N skipped"; exit 0 only if none failed.
 set -uo pipefail
