@@ -87,8 +87,8 @@
  * A loopback handshake or datagram either arrives at once or never:
  * under TCG the slowest that arrived took 7 ms (24 ms with both host
  * cores busy beside the guest); the 120 waits per matrix run that time
- * out (tipc connect, sctp seqpacket accept, l2tp_ip self-send) time out
- * on every run.  250 ms keeps ten times that margin.
+ * out (tipc connect, sctp seqpacket accept, l2tp_ip self-send) did so
+ * in every logged run.  250 ms keeps ten times that margin.
  */
 #define WAIT_MS		250
 #define KIND_ALARM	140	/* a hung kind dies alone, not the suite */
