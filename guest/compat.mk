@@ -3,7 +3,7 @@
 # same sources as the 64-bit suite (GUEST_SRCS_<suite>), built -m32, so
 # that in the same boot their socket calls and ioctls go through the
 # kernel's compat paths (compat_ifreq, compat msghdr, compat socketcall).
-# Needs IA32_EMULATION (config/compat.config) and Debian's gcc-multilib;
+# Needs IA32_EMULATION (config/x86_64.config) and Debian's gcc-multilib;
 # COMPAT_CFLAGS (-m32) comes from config/arch/x86_64, the one arch with them.
 COMPAT_SUITES := netdevs sockaddr_matrix setaddr
 

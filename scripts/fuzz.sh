@@ -7,7 +7,9 @@
 #   SEED  PRNG seed (default $FUZZ_SEED, else 1)
 # Env: KERNEL=image (default: the patched build of TOOLCHAIN), FUZZ_TIME (the
 #      fuzzer's own time bound, s, default 120 + N/400), FUZZ_SELFTEST=1 (inject
-#      a fake WARNING after call 100: the run must fail), FUZZ_KNOWN=1
+#      a fake WARNING after call 100: the run must fail), FUZZ_LOG (the
+#      console log, default build/logs/fuzz.log; its KTAP file and the
+#      initramfs are named after it, so two runs can boot at once), FUZZ_KNOWN=1
 #      (also the calls that hit known 6.12 bugs), BOOT_TIMEOUT,
 #      SUITE_TIMEOUT (default: derived from FUZZ_TIME).
 # Exit 0 only if the boot was clean (scripts/boot.sh: no KASAN, UBSAN,
@@ -30,9 +32,12 @@ tbound=${FUZZ_TIME:-$((120 + n / 400))}
 kernel=${KERNEL:-$(kernel_image "$(objdir patched "${TOOLCHAIN:-clang}")")}
 [ -f "$kernel" ] || die "no kernel at $(rel "$kernel") (make run first, or KERNEL=path)"
 
+log=${FUZZ_LOG:-$BUILD/logs/fuzz.log}
+ktap=${log%.log}.ktap
+
 stage "fuzz: guest programs"
 make -s -C "$ROOT" BUILD="$BUILD" guest-bins SUITES=fuzz
-cpio=$GUEST_OUT/fuzz.cpio
+cpio=$GUEST_OUT/$(basename "${log%.log}").cpio
 "$ROOT"/scripts/initramfs.sh "$cpio" "$GUEST_OUT/init" "$GUEST_OUT/fuzz"
 # The same calls, generated on the host: the guest must report this digest.
 host_digest=$("$BUILD/guest/fuzz" --dry-run "$n" "$seed" | tail -n 1 |
@@ -40,8 +45,6 @@ host_digest=$("$BUILD/guest/fuzz" --dry-run "$n" "$seed" | tail -n 1 |
 note "initramfs $(rel "$cpio"), host dry-run digest $host_digest"
 stage_end
 
-log=$BUILD/logs/fuzz.log
-ktap=${log%.log}.ktap
 export SUITE_TIMEOUT=${SUITE_TIMEOUT:-$((tbound + 120))}
 export BOOT_TIMEOUT=${BOOT_TIMEOUT:-$((tbound + 300))}
 args=(suites=fuzz "fuzz.n=$n" "fuzz.seed=$seed" "fuzz.time=$tbound")

@@ -60,6 +60,21 @@ bg_wait() {
 	return "$rc"
 }
 
+# bg_stop NAME: stop a stage bg_start began, and every process under it
+# (a make and its compilers), without following its output: a failed
+# baseline build does not wait for the patched one.
+bg_stop() {
+	local v="BG_PID_${1//[^A-Za-z0-9]/_}" pids i=0 c
+	pids=("${!v}")
+	# The whole tree first, then one signal: nothing left to respawn.
+	while [ "$i" -lt "${#pids[@]}" ]; do
+		for c in $(ps -o pid= --ppid "${pids[i]}"); do pids+=("$c"); done
+		i=$((i + 1))
+	done
+	kill -TERM "${pids[@]}" 2>/dev/null || true
+	wait "${!v}" 2>/dev/null || true
+}
+
 # Run a long command, printing a heartbeat line every 60 s so that no
 # stage is silent for minutes.  Output goes to the log file given.
 with_heartbeat() {

@@ -166,6 +166,23 @@ else
 	result fail init-suite-order "ran: $order"
 fi
 
+# bg_stop: a stage beside another (make check's patched kernel beside a
+# baseline build that failed) is stopped with everything under it.
+tree_of_sleeps() { sh -c "sleep 307 & sleep 307 & wait"; }
+BUILD=$tmp bg_start stop-me tree_of_sleeps
+sleep 1
+before=$(pgrep -c -x -f 'sleep 307')
+t0=$(date +%s)
+BUILD=$tmp bg_stop stop-me
+sleep 0.5
+after=$(pgrep -c -x -f 'sleep 307')
+dt=$(( $(date +%s) - t0 ))
+if [ "$before" = 2 ] && [ "$after" = 0 ] && [ "$dt" -le 5 ]; then
+	result pass bg-stop-ends-the-whole-stage "2 processes under it, none left after ${dt}s"
+else
+	result fail bg-stop-ends-the-whole-stage "$before processes under it, $after left after ${dt}s"
+fi
+
 # Every pipeline builds the products it calls: make run's summary step,
 # given a recorded guest run and no build/host, rebuilds ktapdiff and
 # counts instead of failing with "No such file" (it once did).
