@@ -2,11 +2,11 @@
 # make check: the baseline and the patched kernel, same toolchain and
 # config (clang-19 hardened), booted side by side; the same guest suites
 # compared case by case; plus the harness's own tests.
-# Stage order: deps, tree, host tools + harness tests, export tests;
-# the baseline kernel, with the patched kernel, the guest programs and
-# the bounds demo's trees beside it at the lowest priority; the main
-# boots, with the fault boots, the bounds demo and the fuzzer beside
-# them; results.
+# Stage order: deps, tree, host tools + harness tests with the export
+# tests beside them; the baseline kernel, with the patched kernel, the
+# guest programs and the bounds demo's trees beside it at the lowest
+# priority; the main boots, with the fault boots, the bounds demo and the
+# fuzzer beside them; results.
 # Ends with "N passed, N failed, N skipped"; exit 0 only if none failed.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -16,12 +16,16 @@ results_init check
 scripts/deps.sh || fatal deps "package installation failed"
 scripts/tree.sh || fatal tree "tree or series failed"
 
+# The export tests (git and quilt on their own worktree) and the harness
+# tests each keep about one core busy (sampled: 35-95% of the machine
+# idle while either ran alone), so they run side by side.
+BG_NICE=0 bg_start export-tests scripts/test-export.sh
 stage "host tools + harness tests"
-make -s host-bins || fatal host-build "host tools did not build"
+make -s host-bins || { bg_stop export-tests; fatal host-build "host tools did not build"; }
 scripts/test-host.sh
 scripts/test-disk-full.sh
 stage_end
-scripts/test-export.sh
+bg_wait export-tests
 
 # Reach: every path config/fuzz-paths lists got calls in that run, one
 # result each, from the summary's "path NAME calls=N ok=M" lines.
@@ -92,14 +96,17 @@ bg_wait demo-trees || true
 # since each of them is timed; the patched-only runs, the out-of-bounds
 # demonstration (its own kernels: the main ones plus patches/demo) and
 # the fuzzer, at nice 10, so that they take what the main boots leave.
-BG_NICE=0 bg_start boot-faults scripts/test-boot-faults.sh \
+fault_boots() {
+	stage "harness fault tests (boots)"
+	scripts/test-boot-faults.sh "$@"
+	stage_end
+}
+BG_NICE=0 bg_start boot-faults fault_boots \
 	"$(kernel_image "$(objdir baseline "$tc")")" "$GUEST_OUT/initramfs.cpio"
 BG_NICE=10 bg_start bounds-demo scripts/bounds-demo.sh
 BG_NICE=10 bg_start fuzz fuzz_stage
 scripts/baseline-vs-patched.sh boot
-stage "harness fault tests (boot, run beside the main boots)"
 bg_wait boot-faults
-stage_end
 bg_wait bounds-demo || true
 bg_wait fuzz
 

@@ -28,11 +28,14 @@ stage() {
 	echo "==> [$(date +%H:%M:%S)] $STAGE_NAME"
 }
 
+# The stage log: name, seconds, start (seconds after the pipeline's
+# start), and "beside" for a stage that ran beside another (bg_start).
 stage_end() {
 	local t=$(( $(date +%s) - STAGE_START ))
 	echo "<== $STAGE_NAME: ${t}s"
 	if [ -n "${STAGE_LOG:-}" ]; then
-		printf '%s\t%s\n' "$STAGE_NAME" "$t" >>"$STAGE_LOG"
+		printf '%s\t%s\t%s\t%s\n' "$STAGE_NAME" "$t" $(( STAGE_START - ${T_ALL:-$STAGE_START} )) \
+			"${STAGE_BESIDE:+beside}" >>"$STAGE_LOG"
 	fi
 }
 
@@ -46,6 +49,7 @@ bg_start() {
 	# A subshell, reniced: COMMAND may be a shell function.
 	(
 		renice -n "${BG_NICE:-19}" -p "$BASHPID" >/dev/null 2>&1 || true
+		export STAGE_BESIDE=1
 		"$@"
 	) >"$BUILD/logs/bg-$name.out" 2>&1 &
 	eval "BG_PID_${name//[^A-Za-z0-9]/_}=$!"
@@ -414,9 +418,14 @@ results_init() {
 # 0 only when nothing failed.
 finish() {
 	echo
+	# In the order the stages started, each with its start (min:s into
+	# the run); "(beside)": a stage that overlapped others, so the
+	# durations add up to more than the total.
 	echo "==== stage durations ===="
-	awk -F'\t' '{printf "  %-40s %6ss\n", $1, $2}' "$STAGE_LOG"
-	echo "  total                                    $(( $(date +%s) - T_ALL ))s"
+	echo "     took  start  stage"
+	sort -t $'\t' -s -n -k3,3 "$STAGE_LOG" | awk -F'\t' '{
+		printf "  %6ss  %2d:%02d  %s%s\n", $2, $3 / 60, $3 % 60, $1, ($4 == "beside" ? " (beside)" : "") }'
+	printf '  %6ss         total\n' $(( $(date +%s) - T_ALL ))
 	grep -P '^fail\t' "$RESULTS" | cut -f2,3 | sort | uniq -c | sed 's/^/  failed: /' | head -40
 	local p f s
 	p=$(grep -c -P '^pass\t' "$RESULTS"); f=$(grep -c -P '^fail\t' "$RESULTS"); s=$(grep -c -P '^skip\t' "$RESULTS")
