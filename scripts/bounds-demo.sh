@@ -81,16 +81,13 @@ seed_objdir() {
 # shellcheck disable=SC2317
 no_other_reports() { [ -z "$(demo_unexpected_reports "$1")" ]; }
 
-if [ "${1:-}" = trees ]; then
-	for v in baseline patched; do
-		demo_tree "$v" || { result fail "demo-tree-$v"; exit 1; }
-	done
-	exit 0
-fi
-[ -z "${1:-}" ] || die "unknown argument '$1' (trees, or none)"
-
+case "${1:-}" in '' | trees) ;; *) die "unknown argument '$1' (trees, or none)" ;; esac
 for v in baseline patched; do
 	demo_tree "$v" || { result fail "demo-tree-$v"; exit 1; }
+done
+[ "${1:-}" = trees ] && exit 0
+
+for v in baseline patched; do
 	seed_objdir "$v"
 	"$ROOT"/scripts/build.sh "$BUILD/src-$v-demo" "$(objdir "$v-demo" "$tc")" "$tc" ||
 		{ result fail "demo-build-$v"; exit 1; }

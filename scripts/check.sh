@@ -96,12 +96,7 @@ bg_wait demo-trees || true
 # since each of them is timed; the patched-only runs, the out-of-bounds
 # demonstration (its own kernels: the main ones plus patches/demo) and
 # the fuzzer, at nice 10, so that they take what the main boots leave.
-fault_boots() {
-	stage "harness fault tests (boots)"
-	scripts/test-boot-faults.sh "$@"
-	stage_end
-}
-BG_NICE=0 bg_start boot-faults fault_boots \
+BG_NICE=0 bg_start boot-faults scripts/test-boot-faults.sh \
 	"$(kernel_image "$(objdir baseline "$tc")")" "$GUEST_OUT/initramfs.cpio"
 BG_NICE=10 bg_start bounds-demo scripts/bounds-demo.sh
 BG_NICE=10 bg_start fuzz fuzz_stage

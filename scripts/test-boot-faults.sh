@@ -10,6 +10,7 @@ set -uo pipefail
 kernel=$1 initrd=$2
 dir=$BUILD/logs/faults
 mkdir -p "$dir"
+stage "harness fault tests (boots)"
 
 # expect NAME PATTERN BOUND -- boot.sh args...: boot.sh must fail within
 # BOUND seconds with PATTERN in its message, and leave no QEMU behind.
@@ -36,3 +37,4 @@ rm -f "$dir/killed.log"
 killer=$!
 expect killed 'QEMU was killed by signal 9' 400 -- "$kernel" "$initrd" "$dir/killed.log"
 wait "$killer" 2>/dev/null
+stage_end
