@@ -13,7 +13,7 @@ export TOOLCHAIN BUILD
 SUITES ?= $(PEER_SUITES) netdevs sockaddr_matrix bpf_sock_addr setaddr \
 	$(if $(COMPAT_CFLAGS),netdevs_m32 sockaddr_matrix_m32 setaddr_m32)
 
-.PHONY: all run check check-full deps tree guest-bins host-bins print-suites report cover-letter export bounds-demo bench fuzz \
+.PHONY: all run check check-full deps tree guest-bins host-bins print-suites report cover-letter export bounds-demo bench compile-bench fuzz \
 	test-host clean help deb check-debian check-arm64
 
 all: help
@@ -37,6 +37,7 @@ help:
 	@echo "Measurements and demonstrations:"
 	@echo "  make report        the series' claims measured side by side; the cover paragraph goes to build/report/ (ARCH=arm64: build/report-arm64.md)"
 	@echo "  make bench         guest microbenchmark, baseline vs patched booted alternately (ROUNDS= BENCH_MS= ICOUNT=)"
+	@echo "  make compile-bench kernel objects recompiled with glibc's default malloc and with malloc on huge pages, side by side (OBJECTS= ROUNDS=)"
 	@echo "  make fuzz          N= calls SEED= on the patched kernel: random sockaddr/set-address calls"
 	@echo "  make bounds-demo   out-of-bounds sa_data access: reported on patched, not on baseline"
 	@echo "The kernel as Debian packages:"
@@ -93,6 +94,9 @@ export:
 
 bench:
 	@scripts/bench.sh
+
+compile-bench:
+	@scripts/compile-bench.sh
 
 # make fuzz N=200000 SEED=1 [KNOWN=1]: the sockaddr fuzzer on the patched
 # kernel; KNOWN=1 also makes the calls that hit known 6.12 bugs.

