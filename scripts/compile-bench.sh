@@ -14,6 +14,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tc=${TOOLCHAIN:-clang}
+# What lib.sh set (plus any tunables of the caller's), against nothing.
+harness=$GLIBC_TUNABLES
 n=${OBJECTS:-40} rounds=${ROUNDS:-2}
 obj=$(objdir baseline "$tc")
 [ -f "$obj/vmlinux" ] || die "no baseline kernel for $tc: run make check (or TOOLCHAIN=$tc make check) first"
@@ -29,7 +31,7 @@ mapfile -t cmds < <(cd "$obj" && find . -name '.*.o.cmd' | LC_ALL=C sort |
 	xargs grep -l -m1 '^savedcmd_.* := ccache .* -c -o ' | sed 's|^\./||')
 [ "${#cmds[@]}" -gt 0 ] || die "no compile commands in $(rel "$obj")"
 step=$(((${#cmds[@]} + n - 1) / n))
-stage "compile-bench: $n of ${#cmds[@]} objects of $(rel "$obj"), $rounds rounds x {default, hugetlb}"
+stage "compile-bench: $n of ${#cmds[@]} objects of $(rel "$obj"), $rounds rounds x {glibc default, $harness}"
 
 # compile CMDFILE SETTING: the object recompiled into $tmp/SETTING.o;
 # appends "wall user sys" to $tmp/SETTING.times.
@@ -39,7 +41,7 @@ compile() {
 	cmd=$(sed -n 's/^savedcmd_[^ ]* := ccache //p' "$1" | cut -d';' -f1 |
 		sed -e "s| -o $o | -o $tmp/$2.o |" -e "s|-Wp,-MMD,[^ ]*|-Wp,-MMD,$tmp/$2.d|")
 	local TIMEFORMAT='%R %U %S' tunables=
-	[ "$2" = hugetlb ] && tunables=glibc.malloc.hugetlb=1
+	[ "$2" = harness ] && tunables=$harness
 	{ time (cd "$obj" && GLIBC_TUNABLES=$tunables bash -c "$cmd" 2>/dev/null); } 2>>"$tmp/$2.times" ||
 		die "$o did not compile"
 }
@@ -49,10 +51,10 @@ for ((r = 1; r <= rounds; r++)); do
 	for ((i = 0; i < ${#cmds[@]}; i += step)); do
 		# Alternate which setting goes first, so neither always gets a
 		# warm page cache.
-		if (((i / step + r) % 2)); then order=(default hugetlb); else order=(hugetlb default); fi
+		if (((i / step + r) % 2)); then order=(default harness); else order=(harness default); fi
 		for s in "${order[@]}"; do compile "$obj/${cmds[i]}" "$s"; done
 		total=$((total + 1))
-		cmp -s "$tmp/default.o" "$tmp/hugetlb.o" && same=$((same + 1)) ||
+		cmp -s "$tmp/default.o" "$tmp/harness.o" && same=$((same + 1)) ||
 			echo "DIFFERS: ${cmds[i]}" >&2
 	done
 	note "round $r of $rounds done"
@@ -64,13 +66,14 @@ stage_end
 	echo
 	printf '| %-30s | %8s | %8s | %8s | %8s |\n' "malloc" "wall s" "user s" "sys s" "cpu s"
 	echo "|--------------------------------|----------|----------|----------|----------|"
-	for s in default hugetlb; do
-		awk -v s="$s" '{w += $1; u += $2; y += $3}
-			END {printf "| %-30s | %8.1f | %8.1f | %8.1f | %8.1f |\n",
-				(s == "default" ? "glibc default" : "glibc.malloc.hugetlb=1"), w, u, y, u + y}' "$tmp/$s.times"
+	for s in default harness; do
+		label="glibc default"
+		[ "$s" = harness ] && label=$harness
+		awk -v s="$label" '{w += $1; u += $2; y += $3}
+			END {printf "| %-30s | %8.1f | %8.1f | %8.1f | %8.1f |\n", s, w, u, y, u + y}' "$tmp/$s.times"
 	done
-	paste "$tmp/default.times" "$tmp/hugetlb.times" | awk '{w0 += $1; w1 += $4; c0 += $2 + $3; c1 += $5 + $6}
-		END {printf "\nhugetlb=1 against the default: wall %+.1f%%, cpu %+.1f%%\n", 100 * (w1 - w0) / w0, 100 * (c1 - c0) / c0}'
+	paste "$tmp/default.times" "$tmp/harness.times" | awk '{w0 += $1; w1 += $4; c0 += $2 + $3; c1 += $5 + $6}
+		END {printf "\nthe harness'"'"'s setting against glibc'"'"'s default: wall %+.1f%%, cpu %+.1f%%\n", 100 * (w1 - w0) / w0, 100 * (c1 - c0) / c0}'
 	echo "objects byte-identical under both: $same of $total"
 } | tee "$out"
 note "written to $(rel "$out")"
