@@ -22,9 +22,7 @@ mkdir -p "$(dirname "$log")"
 # panic=-1 + -no-reboot: a panic ends QEMU at once instead of hanging.
 # The machine's own options, console and arguments: config/arch/$ARCH.
 append="console=$ARCH_CONSOLE panic=-1 $ARCH_APPEND ktap=/dev/$ARCH_KTAP dummy.numdummies=0 suite_timeout=${SUITE_TIMEOUT:-900} $*"
-# Under TCG without -icount the guest's clocks follow the host's load.
-[ "$accel" = tcg ] && [[ " ${QEMU_EXTRA:-} " != *" -icount "* ]] && [ -n "${ARCH_TCG_APPEND:-}" ] &&
-	append+=" $ARCH_TCG_APPEND"
+append+=$(tcg_append "$accel")
 # shellcheck disable=SC2206 # machine options: words by design
 qemu=("$ARCH_QEMU" $ARCH_MACHINE -accel "$accel" -m "${GUEST_MEM:-2048}" -smp "${GUEST_SMP:-1}"
 	-nodefaults -display none -no-reboot -serial "file:$log")

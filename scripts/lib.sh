@@ -274,6 +274,16 @@ deb_localversion() {
 	esac
 }
 
+# tcg_append ACCEL: more kernel arguments for a boot under ACCEL, with a
+# space before them: config/arch's tcg_append under TCG without -icount
+# in QEMU_EXTRA (the guest's clocks then follow the host's load),
+# nothing otherwise (KVM; make bench's -icount).
+tcg_append() {
+	if [ "$1" = tcg ] && [[ " ${QEMU_EXTRA:-} " != *" -icount "* ]] && [ -n "${ARCH_TCG_APPEND:-}" ]; then
+		echo " $ARCH_TCG_APPEND"
+	fi
+}
+
 # ccache_env: the one compiler cache of every kernel build (main
 # kernels, check-bisect, check-testmod, dkms-check): ccache's usual
 # per-user cache, so it outlives a fresh clone of the project; entries
