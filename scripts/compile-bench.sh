@@ -27,35 +27,33 @@ out=$BUILD/compile-bench.md
 
 # The sample: every k-th C object whose kbuild command is one compile
 # through ccache, in name order, so that two runs take the same objects.
-mapfile -t cmds < <(cd "$obj" && find . -name '.*.o.cmd' | LC_ALL=C sort |
-	xargs grep -l -m1 '^savedcmd_.* := ccache .* -c -o ' | sed 's|^\./||')
-[ "${#cmds[@]}" -gt 0 ] || die "no compile commands in $(rel "$obj")"
-step=$(((${#cmds[@]} + n - 1) / n))
-stage "compile-bench: $n of ${#cmds[@]} objects of $(rel "$obj"), $rounds rounds x {glibc default, $harness}"
+mapfile -t objs < <(cd "$obj" && find . -name '.*.o.cmd' | LC_ALL=C sort |
+	xargs grep -l -m1 '^savedcmd_.* := ccache .* -c -o ' | sed -E 's|^\./(.*/)?\.(.*)\.cmd$|\1\2|')
+[ "${#objs[@]}" -gt 0 ] || die "no compile commands in $(rel "$obj")"
+step=$(((${#objs[@]} + n - 1) / n))
+stage "compile-bench: $n of ${#objs[@]} objects of $(rel "$obj"), $rounds rounds x {glibc default, $harness}"
 
-# compile CMDFILE SETTING: the object recompiled into $tmp/SETTING.o;
-# appends "wall user sys" to $tmp/SETTING.times.
+# compile OBJ SETTING: OBJ recompiled (lib.sh kbuild_cmd) into
+# $tmp/SETTING.o; appends "wall user sys" to $tmp/SETTING.times.
 compile() {
-	local cmd o
-	o=$(sed -n 's/^savedcmd_\([^ ]*\) := .*/\1/p' "$1")
-	cmd=$(sed -n 's/^savedcmd_[^ ]* := ccache //p' "$1" | cut -d';' -f1 |
-		sed -e "s| -o $o | -o $tmp/$2.o |" -e "s|-Wp,-MMD,[^ ]*|-Wp,-MMD,$tmp/$2.d|")
+	local cmd
+	cmd=$(kbuild_cmd "$obj" "$1" | sed -E "s| -c -o [^ ]+ | -c -o $tmp/$2.o |")
 	local TIMEFORMAT='%R %U %S' tunables=
 	[ "$2" = harness ] && tunables=$harness
 	{ time (cd "$obj" && GLIBC_TUNABLES=$tunables bash -c "$cmd" 2>/dev/null); } 2>>"$tmp/$2.times" ||
-		die "$o did not compile"
+		die "$1 did not compile"
 }
 
 same=0 total=0
 for ((r = 1; r <= rounds; r++)); do
-	for ((i = 0; i < ${#cmds[@]}; i += step)); do
+	for ((i = 0; i < ${#objs[@]}; i += step)); do
 		# Alternate which setting goes first, so neither always gets a
 		# warm page cache.
 		if (((i / step + r) % 2)); then order=(default harness); else order=(harness default); fi
-		for s in "${order[@]}"; do compile "$obj/${cmds[i]}" "$s"; done
+		for s in "${order[@]}"; do compile "${objs[i]}" "$s"; done
 		total=$((total + 1))
 		cmp -s "$tmp/default.o" "$tmp/harness.o" && same=$((same + 1)) ||
-			echo "DIFFERS: ${cmds[i]}" >&2
+			echo "DIFFERS: ${objs[i]}" >&2
 	done
 	note "round $r of $rounds done"
 done
