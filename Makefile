@@ -107,7 +107,7 @@ fuzz:
 	@scripts/tree.sh && scripts/build.sh $(BUILD)/src-patched $(BUILD)/src-patched/out-$(TOOLCHAIN) $(TOOLCHAIN) && \
 		FUZZ_KNOWN=$(KNOWN) scripts/fuzz.sh $(N) $(SEED)
 
-bounds-demo: guest-bins
+bounds-demo:
 	@scripts/tree.sh && scripts/guest.sh && scripts/bounds-demo.sh
 
 # make deb: gcc-12, Debian's compiler, unless TOOLCHAIN= is given (the

@@ -39,6 +39,11 @@ KTAP_SRC := $(HOSTMK_ROOT)/host/ktap.c $(HOSTMK_ROOT)/host/ktap.h
 KSELFTEST_HDRS := $(KSELFTEST_DIR)/kselftest_harness.h \
 		  $(KSELFTEST_DIR)/kselftest.h
 
+# Guest programs take headers and the peer suites' sources from the
+# unpacked tree: a missing one names the step, not make's "No rule".
+$(BUILD)/linux/%:
+	@echo "$@: not found: the tree is not unpacked (make tree)" >&2; exit 1
+
 .PHONY: host-tools guest-progs host-check
 
 host-tools: $(BUILD)/host/ktapdiff $(BUILD)/host/ktap_test

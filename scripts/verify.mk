@@ -6,11 +6,13 @@
 #   make check-btf    the BPF suite on gcc-12 kernels with BTF (kfunc unix path rewrite)
 .PHONY: completeness check-bisect check-cross checkpatch check-testmod check-btf dkms-check check-distcc
 
+# Without TREE= it reads build/src-patched, which the tree stage makes.
 completeness:
-	@EXTRA_PKGS=coccinelle scripts/deps.sh && scripts/completeness.sh $(TREE)
+	@EXTRA_PKGS=coccinelle scripts/deps.sh && { [ -n "$(TREE)" ] || scripts/tree.sh >/dev/null; } && \
+		scripts/completeness.sh $(TREE)
 
 check-bisect:
-	@scripts/check-bisect.sh
+	@scripts/tree.sh >/dev/null && scripts/check-bisect.sh
 
 check-cross:
 	@scripts/tree.sh >/dev/null && scripts/check-cross.sh
