@@ -35,6 +35,9 @@ accel=$("$ROOT"/scripts/accel.sh "$kernel")
 # (the machine's console and arguments: config/arch/$ARCH_NAME).
 append="console=$ARCH_CONSOLE root=/dev/vda rw panic=-1 $ARCH_APPEND dummy.numdummies=0 kunit.enable=0"
 append+=" systemd.firstboot=off sockaddr.test_guest=1 ktap=/dev/$ARCH_KTAP suite_timeout=${SUITE_TIMEOUT:-900}"
+# Under TCG the guest calibrates its TSC against a clock that follows the
+# host's load (config/arch: tcg_append), as in scripts/boot.sh.
+append+=$(tcg_append "$accel")
 # shellcheck disable=SC2206 # machine options: words by design
 qemu=("$ARCH_QEMU" $ARCH_MACHINE -accel "$accel" -m "${GUEST_MEM:-2048}" -smp "${GUEST_SMP:-1}"
 	-nodefaults -display none -no-reboot -serial "file:$log")
