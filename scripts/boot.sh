@@ -19,10 +19,8 @@ ktap=${log%.log}.ktap
 mkdir -p "$(dirname "$log")"
 : >"$log"; : >"$ktap"
 
-# panic=-1 + -no-reboot: a panic ends QEMU at once instead of hanging.
-# The machine's own options, console and arguments: config/arch/$ARCH.
-append="console=$ARCH_CONSOLE panic=-1 $ARCH_APPEND ktap=/dev/$ARCH_KTAP dummy.numdummies=0 suite_timeout=${SUITE_TIMEOUT:-900} $*"
-append+=$(tcg_append "$accel")
+# The machine's own options: config/arch/$ARCH; its arguments: lib.sh.
+append="$(boot_append "$accel") $*"
 # shellcheck disable=SC2206 # machine options: words by design
 qemu=("$ARCH_QEMU" $ARCH_MACHINE -accel "$accel" -m "${GUEST_MEM:-2048}" -smp "${GUEST_SMP:-1}"
 	-nodefaults -display none -no-reboot -serial "file:$log")

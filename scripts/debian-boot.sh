@@ -30,14 +30,10 @@ fail() {
 [ -r "$disk" ] || fail "no disk image $(rel "$disk")"
 accel=$("$ROOT"/scripts/accel.sh "$kernel")
 
+# The arguments of every test boot (lib.sh boot_append), plus:
 # sockaddr.test_guest=1: the suites may make devices (guest/guestenv.h);
-# kunit.enable=0: KUnit is make check's; the rest as scripts/boot.sh
-# (the machine's console and arguments: config/arch/$ARCH_NAME).
-append="console=$ARCH_CONSOLE root=/dev/vda rw panic=-1 $ARCH_APPEND dummy.numdummies=0 kunit.enable=0"
-append+=" systemd.firstboot=off sockaddr.test_guest=1 ktap=/dev/$ARCH_KTAP suite_timeout=${SUITE_TIMEOUT:-900}"
-# Under TCG the guest calibrates its TSC against a clock that follows the
-# host's load (config/arch: tcg_append), as in scripts/boot.sh.
-append+=$(tcg_append "$accel")
+# kunit.enable=0: KUnit is make check's.
+append="$(boot_append "$accel") root=/dev/vda rw kunit.enable=0 systemd.firstboot=off sockaddr.test_guest=1"
 # shellcheck disable=SC2206 # machine options: words by design
 qemu=("$ARCH_QEMU" $ARCH_MACHINE -accel "$accel" -m "${GUEST_MEM:-2048}" -smp "${GUEST_SMP:-1}"
 	-nodefaults -display none -no-reboot -serial "file:$log")

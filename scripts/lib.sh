@@ -284,6 +284,16 @@ tcg_append() {
 	fi
 }
 
+# boot_append ACCEL: the kernel arguments of every boot of a test kernel
+# under ACCEL (scripts/boot.sh, scripts/debian-boot.sh); callers add
+# their own.  panic=-1 (with QEMU's -no-reboot): a panic ends QEMU at
+# once instead of hanging; the machine's console and arguments from
+# config/arch; the suites' KTAP channel and bound; no dummy devices
+# but the ones the suites make.
+boot_append() {
+	echo "console=$ARCH_CONSOLE panic=-1 $ARCH_APPEND ktap=/dev/$ARCH_KTAP dummy.numdummies=0 suite_timeout=${SUITE_TIMEOUT:-900}$(tcg_append "$1")"
+}
+
 # ccache_env: the one compiler cache of every kernel build (main
 # kernels, check-bisect, check-testmod, dkms-check): ccache's usual
 # per-user cache, so it outlives a fresh clone of the project; entries
