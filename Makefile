@@ -33,7 +33,7 @@ help:
 	@echo "  make dkms-check    Debian 12 *-dkms modules built with dkms against baseline and patched (table)"
 	@echo "  make check-distcc  kernel objects through ccache + distcc (CCACHE_PREFIX=distcc) against a distccd on 127.0.0.1"
 	@echo "  make check-debian  baseline and patched as .debs, dpkg-installed in Debian 12, booted with systemd; daemons + suites compared"
-	@echo "  make check-arm64   make check's baseline-vs-patched comparison on arm64 (clang-19 cross build, qemu-system-aarch64 virt, TCG)"
+	@echo "  make check-arm64   make check ARCH=arm64: the comparison on arm64 (clang-19 cross build, qemu-system-aarch64 virt, TCG)"
 	@echo "Measurements and demonstrations:"
 	@echo "  make report        the series' claims measured side by side; the cover paragraph goes to build/report/ (ARCH=arm64: build/report-arm64.md)"
 	@echo "  make bench         guest microbenchmark, baseline vs patched booted alternately (ROUNDS= BENCH_MS= ICOUNT=)"
@@ -47,21 +47,33 @@ help:
 	@echo "  make cover-letter  put make report's verification paragraph into patches/0000-cover-letter.patch"
 	@echo "Steps on their own:"
 	@echo "  make deps | tree | guest-bins | host-bins | test-host | clean"
-	@echo "Variables: TOOLCHAIN=clang|gcc (clang-19 hardened, default, or gcc-12), ARCH=x86_64|arm64 (config/arch/; make run ARCH=arm64),"
-	@echo "           SUITES=, BOOT_TIMEOUT=, ACCEL=kvm|tcg, JOBS="
+	@echo "Variables (config/variables, every one the harness reads):"
+	@sed -n '/^# -- Set by the harness/q; /^# --/{s/^# -- /  /;p;d}; /^#/d; s/^/    /p' config/variables
 
+# A SUITES= subset: make run says so in its closing line and checks no
+# expectations (config/expect/ lists every suite).
 run:
-	@scripts/run.sh
+	@PARTIAL_SUITES="$(if $(filter command line environment,$(origin SUITES)),$(SUITES))" scripts/run.sh
+
+# make check compares every suite config/expect/ lists: a SUITES= subset
+# would test less and still end clean, so it is refused (make run takes it).
+define refuse_partial
+$(if $(filter command line environment,$(origin SUITES)),\
+	@echo "ERROR: make $@ runs every suite config/expect/ lists; SUITES=$(SUITES) would test less. Use make run SUITES=... for a partial run." >&2; exit 2)
+endef
 
 check:
+	$(refuse_partial)
 	@scripts/check.sh
 
 check-full:
+	$(refuse_partial)
 	@CHECK_FULL=1 scripts/check.sh
 
-# make check's comparison on arm64 (config/arch/arm64); in check-full.
+# make check ARCH=arm64 under its old name (config/arch/arm64); in check-full.
 check-arm64:
-	@scripts/check-arm64.sh
+	$(refuse_partial)
+	@ARCH=arm64 scripts/check.sh
 
 deps:
 	@scripts/deps.sh

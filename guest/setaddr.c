@@ -291,23 +291,48 @@ static const struct master_kind team_kind = {
 	"team", team_create, team_enslave, team_release, nl_dellink,
 };
 
+/* The premise of every later step: a 16-byte port of a 16-byte type,
+ * and a master that took both.  Without it each step would compare two
+ * runs of the short-address paths and prove nothing: it fails the case. */
+#ifndef ARPHRD_IP6GRE	/* linux/if_arp.h has it, glibc's net/if_arp.h not */
+#define ARPHRD_IP6GRE	823
+#endif
+#define PORT_TYPE_OK(t)	((t) == ARPHRD_TUNNEL6 || (t) == ARPHRD_IP6GRE)
+
 /* The whole sequence on a @mk @master whose only port is @port_dev, the
  * ioctls on socket @fd; obs lines are keyed <kind>_<port_dev>. */
-static void run(const struct master_kind *mk, const char *master,
+static void run(struct __test_metadata *_metadata,
+		const struct master_kind *mk, const char *master,
 		const char *port_dev, int fd)
 {
 	char key[40], addr[80], brd[80];
 	unsigned char bytes[ALEN];
 	struct ifreq ifr;
 	struct arpreq ar;
-	int type = -1, ret;
+	int type = -1, ret, port_type = -1;
 
 	snprintf(key, sizeof(key), "%s_%s", mk->name, port_dev);
-	obs(key, "port", 0, port_dev);
-	obs(key, "master_create", mk->create(master), NULL);
-	obs(key, "enslave", mk->enslave(master, port_dev), master);
+	ret = getlink(port_dev, &port_type, addr, brd, sizeof(addr));
+	obs(key, "port", ret, port_dev);
+	ASSERT_EQ(0, ret) TH_LOG("no port %s", port_dev);
+	ASSERT_TRUE(PORT_TYPE_OK(port_type)) TH_LOG("%s: type %d", port_dev, port_type);
+	ASSERT_EQ((size_t)2 * ALEN, strlen(addr)) TH_LOG("%s: address %s", port_dev, addr);
+	ret = mk->create(master);
+	obs(key, "master_create", ret, NULL);
+	ASSERT_EQ(0, ret) TH_LOG("%s: %s", master, errno_name(-ret));
+	ret = mk->enslave(master, port_dev);
+	obs(key, "enslave", ret, master);
+	EXPECT_EQ(0, ret) TH_LOG("%s into %s: %s", port_dev, master, errno_name(-ret));
 	obs(key, "master_up", nl_link_up(master), master);
 	getlink(master, &type, addr, brd, sizeof(addr));
+	EXPECT_EQ(port_type, type) TH_LOG("%s did not take %s's type", master, port_dev);
+	EXPECT_EQ((size_t)2 * ALEN, strlen(addr)) TH_LOG("%s: address %s", master, addr);
+	if (ret || type != port_type || strlen(addr) != (size_t)2 * ALEN) {
+		/* Clean up, so that the next variant starts afresh. */
+		mk->release(master, port_dev);
+		mk->destroy(master);
+		return;
+	}
 
 	hwreq(&ifr, master, 0, 0);
 	ret = ioc(fd, SIOCGIFHWADDR, &ifr);
@@ -405,7 +430,7 @@ FIXTURE_TEARDOWN(master)
 TEST_F(master, set_address)
 {
 	GUEST_ONLY();
-	run(variant->kind, variant->name, variant->port, self->fd);
+	run(_metadata, variant->kind, variant->name, variant->port, self->fd);
 }
 
 #pragma GCC diagnostic pop

@@ -2,19 +2,25 @@
 /*
  * ktapdiff: compare the KTAP results of two console logs case by case.
  *
- *   ktapdiff [--allow FILE] BASELINE_LOG PATCHED_LOG
+ *   ktapdiff [--allow FILE --log NAME] BASELINE_LOG PATCHED_LOG
  *   ktapdiff --check [--json] LOG
+ *   ktapdiff --expect FILE --log NAME --kernel KERNEL LOG
+ *   ktapdiff --suites LOG
  *
  * A case is identified by its nested test path "suite/case" and compared
  * by result (ok / not ok / skip, plus directive such as TIMEOUT) and by
  * the list of "# obs " lines printed before its result line.
  *
- * Allow-list FILE: one "<glob> <reason>" per line, '#' starts a comment.
- * The glob (fnmatch(3), '*' also matches '/') is tried against the full
- * path, against the case name alone and, when only obs lines differ,
- * against the label of each differing obs line ("<kind>.<case>.<step>",
- * the text before its ':').  Listed differences are reported as
- * "allowed" and do not fail the comparison.
+ * Allow-list FILE: one "<log> <glob> <reason>" per line, '#' starts a
+ * comment; only the entries whose <log> is the NAME of --log apply (the
+ * harness's logs: "ktap", the guest suites' channel, and "console",
+ * KUnit on the kernel console).  The glob (fnmatch(3) with FNM_PATHNAME:
+ * '*' stops at '/') is tried against the full path "suite/case" and the
+ * paths above it, so an entry names one case or one suite with all its
+ * cases, and, when only obs lines differ, against the label of each
+ * differing obs line ("<kind>.<case>.<step>", the text before its ':').
+ * Listed differences are reported as "allowed" and do not fail the
+ * comparison; an entry of the log that matched nothing does.
  *
  * --check prints the failed and incomplete tests, the counts at the top
  * level and below it, and last the line the harness reads:
@@ -24,11 +30,24 @@
  * timeout) counts as one more failure.  --json prints the same counts as
  * one JSON object instead.
  *
- * Exit: 0 no unallowed difference (--check: complete, nothing failed),
- * 1 differences (--check: failures), 2 usage or parse errors.
+ * --expect checks one kernel's log against the expectations FILE
+ * (config/expect/<arch>; its head describes the "suite" and "skip"
+ * lines): every suite of the log is listed, each listed suite ran with
+ * at least its floor of passed cases and obs lines (a suite listed for
+ * the other kernel only must be absent), and every skipped case is an
+ * allowed skip.  It prints one result per check, the harness's result
+ * line "pass|fail<TAB>NAME<TAB>DETAIL", and nothing else on stdout.
+ *
+ * --suites prints "suite NAME PASSED OBS" per top-level test and "skip
+ * PATH" per skipped case: the counts --expect compares with its floors.
+ *
+ * Exit: 0 no unallowed difference (--check: complete, nothing failed;
+ * --expect: every expectation held), 1 differences (--check: failures;
+ * --expect: an expectation failed), 2 usage or parse errors.
  */
 #define _GNU_SOURCE
 #include <fnmatch.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +71,27 @@ struct allow {
 	char *reason;
 	int used;
 };
+
+/* The words of one data line: up to @max, the last takes the rest. */
+static int split_words(char *line, char **w, int max)
+{
+	int n = 0;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	line += strspn(line, " \t");
+	if (*line == '#')
+		return 0;
+	while (*line && n < max) {
+		w[n++] = line;
+		if (n == max)
+			break;
+		line += strcspn(line, " \t");
+		if (*line)
+			*line++ = '\0';
+		line += strspn(line, " \t");
+	}
+	return n;
+}
 
 struct allow_list {
 	struct allow *a;
@@ -137,7 +177,8 @@ static int load(const char *path, const char *role, struct ktap_log *log,
 	return 0;
 }
 
-static int load_allow(const char *path, struct allow_list *al)
+static int load_allow(const char *path, const char *log,
+		      struct allow_list *al)
 {
 	FILE *fp = fopen(path, "r");
 	char *line = NULL;
@@ -149,39 +190,48 @@ static int load_allow(const char *path, struct allow_list *al)
 		return -1;
 	}
 	while (getline(&line, &cap, fp) >= 0) {
-		char *g, *r;
+		char *w[3];
+		int n = split_words(line, w, 3);
 
 		lineno++;
-		line[strcspn(line, "\r\n")] = '\0';
-		g = line + strspn(line, " \t");
-		if (!*g || *g == '#')
+		if (!n)
 			continue;
-		r = g + strcspn(g, " \t");
-		if (*r)
-			*r++ = '\0';
-		r += strspn(r, " \t");
-		if (!*r) {
+		if (n < 3) {
 			fprintf(stderr, "ktapdiff: allow-list %s:%d: \"%s\" "
-				"has no reason\n", shown(path), lineno, g);
+				"needs a log, a case and a reason\n",
+				shown(path), lineno, w[n - 1]);
 			free(line);
 			fclose(fp);
 			return -1;
 		}
+		if (strcmp(w[0], log))
+			continue;
 		al->a = xrealloc(al->a, (al->n + 1) * sizeof(*al->a));
-		al->a[al->n++] = (struct allow){ strdup(g), strdup(r), 0 };
+		al->a[al->n++] = (struct allow){ strdup(w[1]), strdup(w[2]), 0 };
 	}
 	free(line);
 	fclose(fp);
 	return 0;
 }
 
+/* The entry whose glob matches @s or a path above it ("a/b" for "a/b/c"). */
 static struct allow *match(struct allow_list *al, const char *s)
 {
-	for (int i = 0; i < al->n; i++)
-		if (!fnmatch(al->a[i].glob, s, 0)) {
-			al->a[i].used = 1;
-			return &al->a[i];
-		}
+	char *p = strdup(s), *slash;
+
+	for (;;) {
+		for (int i = 0; i < al->n; i++)
+			if (!fnmatch(al->a[i].glob, p, FNM_PATHNAME)) {
+				al->a[i].used = 1;
+				free(p);
+				return &al->a[i];
+			}
+		slash = strrchr(p, '/');
+		if (!slash)
+			break;
+		*slash = '\0';
+	}
+	free(p);
 	return NULL;
 }
 
@@ -212,18 +262,16 @@ static int same_test(const struct ktap_test *a, const struct ktap_test *b)
 }
 
 /*
- * A difference is allowed if the test path or name matches, or if only
- * obs lines differ and each differing line's label matches.
+ * A difference is allowed if the test path (or a path above it) matches,
+ * or if only obs lines differ and each differing line's label matches.
  */
 static struct allow *allowed(struct allow_list *al, const struct entry *e,
 			     const struct entry *other)
 {
-	const char *base = strrchr(e->key, '/');
 	const struct ktap_test *a, *b;
 	struct allow *hit = NULL;
 
-	base = base ? base + 1 : e->key;
-	if ((hit = match(al, e->key)) || (hit = match(al, base)) || !other)
+	if ((hit = match(al, e->key)) || !other)
 		return hit;
 	a = e->t;
 	b = other->t;
@@ -390,14 +438,15 @@ static int compare(const struct flat *fa, const struct flat *fb,
 	return bad;
 }
 
-static int diff_main(const char *allow_path, const char *pa, const char *pb)
+static int diff_main(const char *allow_path, const char *log,
+		     const char *pa, const char *pb)
 {
 	struct allow_list al = { NULL, 0 };
 	struct ktap_log la, lb;
 	struct flat fa, fb;
 	int bad, ret = 2;
 
-	if (allow_path && load_allow(allow_path, &al))
+	if (allow_path && load_allow(allow_path, log, &al))
 		goto out_allow;
 	if (load(pa, "baseline", &la, &fa))
 		goto out_a;
@@ -406,10 +455,13 @@ static int diff_main(const char *allow_path, const char *pa, const char *pb)
 
 	printf("baseline: %s\npatched:  %s\n\n", shown(pa), shown(pb));
 	bad = compare(&fa, &fb, &al);
+	/* A stale entry would allow a future difference unseen. */
 	for (int i = 0; i < al.n; i++)
-		if (!al.a[i].used)
-			printf("note: allow-list entry \"%s\" matched nothing\n",
-			       al.a[i].glob);
+		if (!al.a[i].used) {
+			printf("STALE allow-list entry \"%s %s\": matched nothing\n",
+			       log, al.a[i].glob);
+			bad++;
+		}
 	printf("%d unallowed difference%s\n", bad, bad == 1 ? "" : "s");
 	ret = bad ? 1 : 0;
 
@@ -514,10 +566,231 @@ static int check_main(const char *path, int json)
 	return top.failed || nested.failed ? 1 : 0;
 }
 
+/* --- --expect: one kernel's log against the expectations ------------ */
+
+struct expect_suite {
+	char *name, *kernel;	/* kernel: NULL for both */
+	int min_passed, min_obs, line;
+};
+
+struct expect_skip {
+	char *glob, *reason;
+	int used;
+};
+
+struct expectations {
+	struct expect_suite *s;
+	int ns;
+	struct expect_skip *k;
+	int nk;
+};
+
+static int load_expect(const char *path, const char *log,
+		       struct expectations *x)
+{
+	FILE *fp = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	int lineno = 0, ret = 0;
+
+	if (!fp) {
+		fprintf(stderr, "ktapdiff: expectations %s: %m\n", shown(path));
+		return -1;
+	}
+	while (!ret && getline(&line, &cap, fp) >= 0) {
+		char *w[6], *end1, *end2;
+		int n;
+		long p, o;
+
+		lineno++;
+		/* "skip" lines: the fourth word is the reason, to the end. */
+		n = split_words(line, w, strncmp(line + strspn(line, " \t"),
+						 "skip", 4) ? 6 : 4);
+		if (!n)
+			continue;
+		if (!strcmp(w[0], "suite") && (n == 5 || n == 6)) {
+			p = strtol(w[3], &end1, 10);
+			o = strtol(w[4], &end2, 10);
+			if (*end1 || *end2 || p < 0 || o < 0 ||
+			    (n == 6 && strcmp(w[5], "baseline") &&
+			     strcmp(w[5], "patched")))
+				ret = -1;
+			else if (!strcmp(w[1], log)) {
+				x->s = xrealloc(x->s, (x->ns + 1) * sizeof(*x->s));
+				x->s[x->ns++] = (struct expect_suite){
+					strdup(w[2]), n == 6 ? strdup(w[5]) : NULL,
+					p, o, lineno };
+			}
+		} else if (!strcmp(w[0], "skip") && n == 4) {
+			if (!strcmp(w[1], log)) {
+				x->k = xrealloc(x->k, (x->nk + 1) * sizeof(*x->k));
+				x->k[x->nk++] = (struct expect_skip){
+					strdup(w[2]), strdup(w[3]), 0 };
+			}
+		} else {
+			ret = -1;
+		}
+	}
+	if (ret)
+		fprintf(stderr, "ktapdiff: expectations %s:%d: not \"suite LOG "
+			"NAME PASSED OBS [baseline|patched]\" nor \"skip LOG "
+			"CASE REASON\"\n", shown(path), lineno);
+	free(line);
+	fclose(fp);
+	return ret;
+}
+
+static void free_expect(struct expectations *x)
+{
+	for (int i = 0; i < x->ns; i++) {
+		free(x->s[i].name);
+		free(x->s[i].kernel);
+	}
+	for (int i = 0; i < x->nk; i++) {
+		free(x->k[i].glob);
+		free(x->k[i].reason);
+	}
+	free(x->s);
+	free(x->k);
+}
+
+/* Passed cases and obs lines below a suite, the suite's own obs too. */
+static void suite_counts(const struct ktap_test *t, int *passed, int *obs)
+{
+	*obs += t->nobs;
+	for (int i = 0; i < t->nsub; i++) {
+		*passed += t->sub[i]->result == KTAP_PASS;
+		suite_counts(t->sub[i], passed, obs);
+	}
+}
+
+static const struct ktap_test *top_suite(const struct ktap_log *l,
+					 const char *name)
+{
+	for (int i = 0; i < l->root.nsub; i++)
+		if (!strcmp(l->root.sub[i]->name, name))
+			return l->root.sub[i];
+	return NULL;
+}
+
+/* One harness result line; returns 1 for a failure. */
+static int expect_result(int ok, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int expect_result(int ok, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s\t%s\t", ok ? "pass" : "fail", name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	return !ok;
+}
+
+static int expect_main(const char *xpath, const char *log, const char *kernel,
+		       const char *path)
+{
+	struct expectations x = { NULL, 0, NULL, 0 };
+	struct ktap_log l;
+	struct flat f;
+	int bad = 0;
+
+	if (load_expect(xpath, log, &x)) {
+		free_expect(&x);
+		return 2;
+	}
+	if (load(path, kernel, &l, &f)) {
+		ktap_free(&l);
+		free_expect(&x);
+		return 2;
+	}
+	for (int i = 0; i < x.ns; i++) {
+		const struct expect_suite *e = &x.s[i];
+		const struct ktap_test *t = top_suite(&l, e->name);
+		int passed = 0, obs = 0;
+
+		if (e->kernel && strcmp(e->kernel, kernel)) {
+			bad += expect_result(!t, e->name, "%s only: %s here",
+					     e->kernel, t ? "present" : "absent");
+			continue;
+		}
+		if (!t) {
+			bad += expect_result(0, e->name, "suite missing");
+			continue;
+		}
+		suite_counts(t, &passed, &obs);
+		bad += expect_result(passed >= e->min_passed && obs >= e->min_obs,
+				     e->name, "%d passed (floor %d), %d obs (floor %d)",
+				     passed, e->min_passed, obs, e->min_obs);
+	}
+	/* Every suite that ran is listed: a new one gets its floor. */
+	for (int i = 0; i < l.root.nsub; i++) {
+		const char *name = l.root.sub[i]->name;
+		int listed = 0;
+
+		for (int j = 0; j < x.ns; j++)
+			listed |= !strcmp(x.s[j].name, name);
+		if (!listed)
+			bad += expect_result(0, name, "ran, not listed in %s",
+					     shown(xpath));
+	}
+	/* Every skip is an allowed one, by the first entry that matches. */
+	for (int i = 0; i < f.n; i++) {
+		struct expect_skip *k = NULL;
+
+		if (f.e[i].t->result != KTAP_SKIP)
+			continue;
+		for (int j = 0; j < x.nk && !k; j++)
+			if (!fnmatch(x.k[j].glob, f.e[i].key, FNM_PATHNAME))
+				k = &x.k[j];
+		if (k)
+			k->used++;
+		else
+			bad += expect_result(0, f.e[i].key, "skipped, not an allowed skip%s%s",
+					     f.e[i].t->directive ? ": " : "",
+					     f.e[i].t->directive ? f.e[i].t->directive : "");
+	}
+	for (int j = 0; j < x.nk; j++)
+		expect_result(1, x.k[j].glob, "%d allowed skip%s: %s", x.k[j].used,
+			      x.k[j].used == 1 ? "" : "s", x.k[j].reason);
+	free_flat(&f);
+	ktap_free(&l);
+	free_expect(&x);
+	return bad ? 1 : 0;
+}
+
+/* --suites: per top-level suite its passed cases and obs lines, then
+ * every skipped case: what scripts/expect-floors.sh makes floors of. */
+static int suites_main(const char *path)
+{
+	struct ktap_log l;
+	struct flat f;
+
+	if (load(path, "", &l, &f)) {
+		ktap_free(&l);
+		return 2;
+	}
+	for (int i = 0; i < l.root.nsub; i++) {
+		int passed = 0, obs = 0;
+
+		suite_counts(l.root.sub[i], &passed, &obs);
+		printf("suite %s %d %d\n", l.root.sub[i]->name, passed, obs);
+	}
+	for (int i = 0; i < f.n; i++)
+		if (f.e[i].t->result == KTAP_SKIP)
+			printf("skip %s\n", f.e[i].key);
+	free_flat(&f);
+	ktap_free(&l);
+	return 0;
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: ktapdiff [--allow FILE] BASELINE_LOG PATCHED_LOG\n"
-		"       ktapdiff --check [--json] LOG\n");
+	fprintf(stderr, "usage: ktapdiff [--allow FILE --log NAME] BASELINE_LOG PATCHED_LOG\n"
+		"       ktapdiff --check [--json] LOG\n"
+		"       ktapdiff --expect FILE --log NAME --kernel KERNEL LOG\n"
+		"       ktapdiff --suites LOG\n");
 	return 2;
 }
 
@@ -528,9 +801,14 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "--check") &&
 	    !strcmp(argv[2], "--json"))
 		return check_main(argv[3], 1);
-	if (argc == 5 && !strcmp(argv[1], "--allow"))
-		return diff_main(argv[2], argv[3], argv[4]);
+	if (argc == 7 && !strcmp(argv[1], "--allow") && !strcmp(argv[3], "--log"))
+		return diff_main(argv[2], argv[4], argv[5], argv[6]);
 	if (argc == 3 && argv[1][0] != '-')
-		return diff_main(NULL, argv[1], argv[2]);
+		return diff_main(NULL, NULL, argv[1], argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "--suites"))
+		return suites_main(argv[2]);
+	if (argc == 8 && !strcmp(argv[1], "--expect") &&
+	    !strcmp(argv[3], "--log") && !strcmp(argv[5], "--kernel"))
+		return expect_main(argv[2], argv[4], argv[6], argv[7]);
 	return usage();
 }

@@ -43,7 +43,23 @@ build_phase() {
 		bg_stop "kernel-patched$ARCH_SUFFIX"
 	fi
 	bg_wait "guest$ARCH_SUFFIX" || { result fail "guest$ARCH_SUFFIX" "guest programs did not build"; rc=1; }
+	[ "$rc" = 0 ] && new_warnings
 	return "$rc"
+}
+
+# new_warnings: a compiler warning the patched build has and the
+# baseline's not (build.sh's normalised sets) fails.
+new_warnings() {
+	local b p new
+	b=$(objdir baseline "$tc")/warnings p=$(objdir patched "$tc")/warnings
+	if [ ! -f "$b" ] || [ ! -f "$p" ]; then
+		result fail "warnings-$tag" "no warning record (build.sh writes OBJ/warnings)"
+		return
+	fi
+	new=$(comm -13 "$b" "$p")
+	check "warnings-$tag" "$(wc -l <"$b") on baseline, $(wc -l <"$p") on patched, $(grep -c . <<<"$new") new" \
+		test -z "$new"
+	[ -z "$new" ] || sed 's/^/  new: /' <<<"$new" | head -20
 }
 
 boot_phase() {
@@ -72,13 +88,19 @@ boot_phase() {
 		# Guest suites (second channel) and KUnit (console): ktapdiff --check counts.
 		ktap_counts "$BUILD/logs/check-$tag-$v.ktap" "guest-$ARCH_NAME-$v"
 		ktap_counts "$BUILD/logs/check-$tag-$v.log" "kunit-$ARCH_NAME-$v"
+		# What must have run, and how much of it (config/expect/).
+		expect_check ktap "$BUILD/logs/check-$tag-$v.ktap" "$v"
+		expect_check console "$BUILD/logs/check-$tag-$v.log" "$v"
 		stage_end
 	done
 
 	stage "compare baseline vs patched ($tag)"
+	# The allow-list's entries name their log: ktap (the .ktap files)
+	# or console (KUnit, the .log files).
 	for kind in ktap log; do
 		out=$BUILD/logs/compare-$tag-$kind.txt
 		if "$BUILD"/host/ktapdiff --allow "$ROOT"/config/allowed-differences \
+			--log "$([ "$kind" = log ] && echo console || echo ktap)" \
 			"$BUILD/logs/check-$tag-baseline.$kind" "$BUILD/logs/check-$tag-patched.$kind" >"$out" 2>&1; then
 			result pass "compare-$ARCH_NAME-$kind"
 		else

@@ -19,20 +19,10 @@ ktap=${log%.log}.ktap
 mkdir -p "$(dirname "$log")"
 : >"$log"; : >"$ktap"
 
-# The machine's own options: config/arch/$ARCH; its arguments: lib.sh.
-append="$(boot_append "$accel") $*"
-# shellcheck disable=SC2206 # machine options: words by design
-qemu=("$ARCH_QEMU" $ARCH_MACHINE -accel "$accel" -m "${GUEST_MEM:-2048}" -smp "${GUEST_SMP:-1}"
-	-nodefaults -display none -no-reboot -serial "file:$log")
-read -ra channel <<<"$(ktap_channel "$ktap")"
-qemu+=("${channel[@]}")
-qemu+=(-kernel "$kernel" -initrd "$initrd" -append "$append")
-[ "$accel" = kvm ] && qemu+=(-cpu host)
-# QEMU_EXTRA: more QEMU options (make bench adds -icount under TCG).
-# shellcheck disable=SC2206
-[ -n "${QEMU_EXTRA:-}" ] && qemu+=($QEMU_EXTRA)
-
-qemu_run "$timeout_s" "$log" "$ktap" : "${qemu[@]}"
+# The machine's own options: config/arch/$ARCH; its arguments and the
+# command line: lib.sh.
+qemu_argv "$accel" "$log" "$kernel" "$(boot_append "$accel") $*" -initrd "$initrd"
+qemu_run "$timeout_s" "$log" "$ktap" : "${QEMU_ARGV[@]}"
 rc=$QEMU_RC dur=$QEMU_DUR
 RELLOG=$(rel "$log")
 

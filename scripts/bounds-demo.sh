@@ -18,9 +18,13 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 tc=${TOOLCHAIN:-clang}
-[ "$tc" = clang ] || die "the bounds demo needs TOOLCHAIN=clang (gcc-12 has no -fstrict-flex-arrays=3)"
 : "${RESULTS:=$BUILD/bounds-demo.results}"
 export RESULTS
+# Never dropped unseen: a named skip in the pipeline's closing line.
+if [ "$tc" != clang ]; then
+	result skip demo-bounds "TOOLCHAIN=$tc: the bound exists only with clang-19's -fstrict-flex-arrays=3 (gcc-12 has none)"
+	exit 0
+fi
 mkdir -p "$BUILD/logs"
 bad=0
 

@@ -75,7 +75,7 @@ done
 
 stage "compare baseline vs patched"
 out=$logs/debian-compare.txt
-if "$BUILD"/host/ktapdiff --allow "$ROOT"/config/allowed-differences \
+if "$BUILD"/host/ktapdiff --allow "$ROOT"/config/allowed-differences --log ktap \
 	"$logs/debian-baseline.ktap" "$logs/debian-patched.ktap" >"$out" 2>&1; then
 	result pass compare-ktap
 else

@@ -22,8 +22,11 @@ full check-cross "s390-only files, cross-compiled (gcc-12 + clang-19)" "$ROOT"/s
 full check-btf "BPF sock_addr suite on BTF kernels (unix path rewritten longer)" "$ROOT"/scripts/check-btf.sh
 full checkpatch "checkpatch --strict on every patch" "$ROOT"/scripts/checkpatch.sh
 full dkms-check "Debian 12 *-dkms modules, baseline vs patched, and the LiME patch" "$ROOT"/scripts/dkms-check.sh
+# Pipelines of their own: their cases counted here (lib.sh's nested).
 # gcc-12 by default, as make check-debian: the kernel a Debian user would build.
-full check-debian "kernel as .debs, Debian 12 + systemd + daemons, baseline vs patched" \
+nested check-debian "kernel as .debs, Debian 12 + systemd + daemons, baseline vs patched" \
 	env TOOLCHAIN="${DEB_TOOLCHAIN:-gcc}" "$ROOT"/scripts/check-debian.sh
-full check-arm64 "arm64: both kernels cross-built, booted on QEMU virt, compared" "$ROOT"/scripts/check-arm64.sh
+# make check ARCH=arm64: the same pipeline, config/arch/arm64's stages.
+nested check-arm64 "arm64: both kernels cross-built, booted on QEMU virt, compared" \
+	env ARCH=arm64 "$ROOT"/scripts/check.sh
 full check-distcc "kernel objects through distcc (CCACHE_PREFIX) on 127.0.0.1" "$ROOT"/scripts/check-distcc.sh

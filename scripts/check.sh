@@ -11,7 +11,10 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 tc=${TOOLCHAIN:-clang}
-results_init check
+# One pipeline for every arch (make check ARCH=arm64): what an arch runs
+# beside the comparison is its profile's check_extras (config/arch/).
+results_init "check$ARCH_SUFFIX"
+extra() { [[ " $ARCH_CHECK_EXTRAS " == *" $1 "* ]]; }
 
 scripts/deps.sh || fatal deps "package installation failed"
 scripts/tree.sh || fatal tree "tree or series failed"
@@ -19,27 +22,42 @@ scripts/tree.sh || fatal tree "tree or series failed"
 # The export tests (git and quilt on their own worktree) and the harness
 # tests each keep about one core busy (sampled: 35-95% of the machine
 # idle while either ran alone), so they run side by side.
-BG_NICE=0 bg_start export-tests scripts/test-export.sh
-stage "host tools + harness tests"
-make -s host-bins || { bg_stop export-tests; fatal host-build "host tools did not build"; }
-scripts/test-host.sh
-scripts/test-disk-full.sh
-stage_end
-bg_wait export-tests
+if extra host-tests; then
+	BG_NICE=0 bg_start export-tests scripts/test-export.sh
+	stage "host tools + harness tests"
+	make -s host-bins || { bg_stop export-tests; fatal host-build "host tools did not build"; }
+	scripts/test-host.sh
+	scripts/test-disk-full.sh
+	stage_end
+	bg_judge export-tests export
+else
+	make -s host-bins || fatal host-build "host tools did not build"
+fi
 
-# Reach: every path config/fuzz-paths lists got calls in that run, one
-# result each, from the summary's "path NAME calls=N ok=M" lines.
+# Reach: every path config/fuzz-paths lists got at least its floor of
+# calls, and of calls that returned 0, in that run, one result each,
+# from the summary's "path NAME calls=N ok=M" lines; and the calls were
+# the recorded ones (the host dry run's digest for that N and seed).
 fuzz_paths() {
-	local seen name got
+	local seen name calls ok got c o want digest n=$2 seed=$3
 	seen=$(sed -n 's/^ *path \([^ ]*\) calls=\([0-9]*\) ok=\([0-9]*\)$/\1 \2 \3/p' "$1")
-	while read -r name; do
-		got=$(awk -v p="$name" '$1 == p {v = $2 " calls, " $3 " ok"} END {print v}' <<<"$seen")
+	while read -r name calls ok; do
+		got=$(awk -v p="$name" '$1 == p {print $2, $3}' <<<"$seen")
 		if [ -z "$got" ]; then
 			result fail "fuzz-path-$name" "missing from the fuzzer's output"
-		else
-			check "fuzz-path-$name" "$got" test "${got%% *}" -gt 0
+			continue
 		fi
-	done < <(sed 's/#.*//' "$ROOT/config/fuzz-paths" | awk 'NF {print $1}')
+		read -r c o <<<"$got"
+		check "fuzz-path-$name" "$c calls (floor $calls), $o ok (floor $ok)" \
+			test "$c" -ge "$calls" -a "$o" -ge "$ok"
+	done < <(fuzz_path_floors)
+	want=$(awk -v n="$n" -v s="$seed" '$1 == "digest" && $2 == n && $3 == s {print $4}' "$ROOT/config/fuzz-paths")
+	digest=$(sed -n 's/^ *digest: *\([0-9a-f]*\) .*/\1/p' "$1")
+	if [ -z "$want" ]; then
+		result fail fuzz-digest "config/fuzz-paths records no digest for $n calls, seed $seed"
+	else
+		check fuzz-digest "$digest, recorded $want ($n calls, seed $seed)" test "$digest" = "$want"
+	fi
 }
 
 # fuzz_stage: the fuzzer on the patched kernel, its replay and watcher
@@ -74,36 +92,32 @@ fuzz_stage() {
 		result fail fuzz-watcher-selftest "see $(rel "$BUILD/logs/fuzz-selftest.out")"
 	fi
 	sed -n '/^fuzz summary/,$p' "$BUILD/logs/fuzz.out"
-	if [ -r "$ROOT/config/fuzz-paths" ]; then
-		fuzz_paths "$BUILD/logs/fuzz.out"
-	else
-		result fail fuzz-paths "no config/fuzz-paths"
-	fi
+	fuzz_paths "$BUILD/logs/fuzz.out" "$n" "${FUZZ_SEED:-1}"
 	stage_end
 }
 
 # Both kernels built and booted, their runs compared (the same script
-# compares on another arch: make check-arm64).  The demo's two trees
+# compares on another arch: make check ARCH=arm64).  The demo's two trees
 # (88,000 files each) are written while the kernels build, not while the
 # boots run.
-bg_start demo-trees scripts/bounds-demo.sh trees
+extra bounds-demo && bg_start demo-trees scripts/bounds-demo.sh trees
 scripts/baseline-vs-patched.sh build ||
-	{ bg_stop demo-trees; fatal "baseline-vs-patched" "a kernel or the guest programs did not build"; }
-bg_wait demo-trees || true
+	{ extra bounds-demo && bg_stop demo-trees; fatal "baseline-vs-patched" "a kernel or the guest programs did not build"; }
+extra bounds-demo && bg_judge demo-trees demo-tree
 # The main boots are mostly waiting (a matrix case that waits for a
 # handshake or a datagram that never comes leaves both guests idle), so
 # the other boots run beside them: the fault tests at normal priority,
 # since each of them is timed; the patched-only runs, the out-of-bounds
 # demonstration (its own kernels: the main ones plus patches/demo) and
 # the fuzzer, at nice 10, so that they take what the main boots leave.
-BG_NICE=0 bg_start boot-faults scripts/test-boot-faults.sh \
+extra boot-faults && BG_NICE=0 bg_start boot-faults scripts/test-boot-faults.sh \
 	"$(kernel_image "$(objdir baseline "$tc")")" "$GUEST_OUT/initramfs.cpio"
-BG_NICE=10 bg_start bounds-demo scripts/bounds-demo.sh
-BG_NICE=10 bg_start fuzz fuzz_stage
+extra bounds-demo && BG_NICE=10 bg_start bounds-demo scripts/bounds-demo.sh
+extra fuzz && BG_NICE=10 bg_start fuzz fuzz_stage
 scripts/baseline-vs-patched.sh boot
-bg_wait boot-faults
-bg_wait bounds-demo || true
-bg_wait fuzz
+extra boot-faults && bg_judge boot-faults fault-
+extra bounds-demo && bg_judge bounds-demo demo-
+extra fuzz && bg_judge fuzz fuzz
 
 if [ -n "${CHECK_FULL:-}" ]; then
 	scripts/check-full.sh || result fail check-full

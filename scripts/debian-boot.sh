@@ -34,12 +34,7 @@ accel=$("$ROOT"/scripts/accel.sh "$kernel")
 # sockaddr.test_guest=1: the suites may make devices (guest/guestenv.h);
 # kunit.enable=0: KUnit is make check's.
 append="$(boot_append "$accel") root=/dev/vda rw kunit.enable=0 systemd.firstboot=off sockaddr.test_guest=1"
-# shellcheck disable=SC2206 # machine options: words by design
-qemu=("$ARCH_QEMU" $ARCH_MACHINE -accel "$accel" -m "${GUEST_MEM:-2048}" -smp "${GUEST_SMP:-1}"
-	-nodefaults -display none -no-reboot -serial "file:$log")
-read -ra channel <<<"$(ktap_channel "$ktap")"
-qemu+=("${channel[@]}" -drive "file=$disk,format=raw,if=virtio" -kernel "$kernel" -append "$append")
-[ "$accel" = kvm ] && qemu+=(-cpu host)
+qemu_argv "$accel" "$log" "$kernel" "$append" -drive "file=$disk,format=raw,if=virtio"
 
 # Every half second: has the guest reached multi-user.target, the login
 # prompt; give up when multi-user.target takes longer than MULTIUSER_TIMEOUT.
@@ -58,7 +53,7 @@ watch_boot() {
 		fail "guest did not reach multi-user.target within ${mu_timeout}s under $accel: last console line: $(grep -a . "$log" | tail -1 | tr -d '\r' | cut -c1-100)"
 	fi
 }
-qemu_run "$timeout_s" "$log" "$ktap" watch_boot "${qemu[@]}"
+qemu_run "$timeout_s" "$log" "$ktap" watch_boot "${QEMU_ARGV[@]}"
 rc=$QEMU_RC dur=$QEMU_DUR
 
 why=$(qemu_judge "$rc" "$dur" "$timeout_s" "$log")
@@ -68,3 +63,6 @@ why=$(qemu_judge "$rc" "$dur" "$timeout_s" "$log")
 grep -a -q '# init: done' "$ktap" || fail "the checks stopped before guest/init finished"
 failed_units=$(grep -a -c -F 'Failed to start' "$log" || true)
 note "boot to login prompt: ${t_login:-none}s (multi-user.target ${t_mu}s), powered off after ${dur}s under $accel; units failed to start: $failed_units"
+# A unit that failed to start is a boot that did not do its work.
+[ "$failed_units" = 0 ] ||
+	fail "$failed_units unit(s) failed to start: $(grep -a -F 'Failed to start' "$log" | head -3 | tr -d '\r' | sed 's/.*Failed to start //' | tr '\n' ';')"

@@ -75,6 +75,17 @@ bg_wait() {
 	return "$rc"
 }
 
+# bg_judge NAME PREFIX: bg_wait NAME, for a stage that records its own
+# results (names starting with PREFIX): one that ended non-zero without
+# a failed result of its own (a crash, a die) gets one, never swallowed.
+bg_judge() {
+	local rc=0
+	bg_wait "$1" || rc=$?
+	[ "$rc" = 0 ] || grep -q -P "^fail\t\Q$2" "$RESULTS" ||
+		result fail "$1" "exit status $rc without a failed result (see $(rel "$BUILD")/logs/bg-$1.out)"
+	return 0
+}
+
 # bg_stop NAME: stop a stage bg_start began, and every process under it
 # (a make and its compilers), without following its output: a failed
 # baseline build does not wait for the patched one.
@@ -214,6 +225,12 @@ project_identity() { grep -v '^#' "$ROOT/config/identity" | head -1; }
 project_name() { project_identity | sed 's/ <.*//'; }
 project_email() { project_identity | sed 's/.*<\(.*\)>.*/\1/'; }
 
+# fuzz_path_floors: config/fuzz-paths' path lines, "NAME CALLS OK" (the
+# floors of calls and of calls that returned 0), comments dropped.
+fuzz_path_floors() {
+	sed 's/#.*//' "$ROOT/config/fuzz-paths" | awk 'NF && $1 != "digest" {print $1, $2, $3}'
+}
+
 # report_patterns: config/kernel-reports without its comments.
 report_patterns() {
 	grep -v -E '^(#|$)' "$ROOT/config/kernel-reports"
@@ -256,6 +273,14 @@ series_patches() {
 # touched_objects: the .o of every .c file the series changes.
 touched_objects() {
 	git -C "$BUILD/src-patched" diff --name-only baseline HEAD -- '*.c' | sed 's/\.c$/.o/'
+}
+
+# normalise_warnings: a build log's compiler warnings as "FILE: warning:
+# TEXT", FILE relative to the tree (kbuild prints ../FILE from the object
+# folder inside the worktree), line and column numbers dropped.
+normalise_warnings() {
+	grep -a -E ': warning: ' | unroot |
+		sed -E 's#^(\.\./)+##; s#^build/src-[^/]+/##; s#^([^:]+):[0-9]+(:[0-9]+)?: #\1: #' | sort -u
 }
 
 # kbuild_repro_env: the KBUILD_BUILD_* values every build of this
@@ -370,15 +395,36 @@ ktap_channel() {
 	esac
 }
 
+# qemu_argv ACCEL LOG KERNEL APPEND MEDIA...: the one QEMU command line
+# of every test boot, in QEMU_ARGV: the arch's machine (config/arch) under
+# ACCEL, the console into LOG, the suites' KTAP channel into LOG's .ktap
+# twin, the boot MEDIA (-initrd FILE, -drive ...), KERNEL with APPEND,
+# and QEMU_EXTRA (make bench's -icount).
+qemu_argv() {
+	local accel=$1 log=$2 kernel=$3 append=$4 channel; shift 4
+	# shellcheck disable=SC2206 # machine options: words by design
+	QEMU_ARGV=("$ARCH_QEMU" $ARCH_MACHINE -accel "$accel" -m "${GUEST_MEM:-2048}" -smp "${GUEST_SMP:-1}"
+		-nodefaults -display none -no-reboot -serial "file:$log")
+	read -ra channel <<<"$(ktap_channel "${log%.log}.ktap")"
+	QEMU_ARGV+=("${channel[@]}" "$@" -kernel "$kernel" -append "$append")
+	[ "$accel" = kvm ] && QEMU_ARGV+=(-cpu host)
+	# shellcheck disable=SC2206
+	[ -z "${QEMU_EXTRA:-}" ] || QEMU_ARGV+=($QEMU_EXTRA)
+}
+
 # qemu_run BOUND LOG KTAP HOOK CMD...: run QEMU (CMD) under timeout(1)
 # with BOUND seconds, QEMU's own output in LOG.qemu; every half second
 # call HOOK with the seconds elapsed (a function of the caller, or :),
 # and every 30 s print how far the suites got (the last KTAP result
-# line).  Sets QEMU_RC and QEMU_DUR (seconds, tenths).  An interrupt, or
+# line); CMD is written to LOG.argv.  Sets QEMU_RC and QEMU_DUR
+# (seconds, tenths).  An interrupt, or
 # the hook exiting, kills QEMU: nothing is left running.
 qemu_run() {
 	local bound=$1 log=$2 ktap=$3 hook=$4 t0 el last=0
 	shift 4
+	# The command line beside the log (LOG.argv, one word a line, the
+	# project's paths relative): every boot can be rerun by hand.
+	printf '%s\n' "$@" | unroot >"$log.argv"
 	t0=$(date +%s.%N)
 	timeout -k 5 "$bound" "$@" </dev/null >"$log.qemu" 2>&1 &
 	QEMU_PID=$!
@@ -443,6 +489,7 @@ export -f kbuild_cmd
 # --- Results of a pipeline (make run, make check) ---------------------
 # results_init NAME: start $BUILD/NAME.results and NAME-stages.tsv.
 results_init() {
+	PIPELINE=$1
 	export T_ALL; T_ALL=$(date +%s)
 	mkdir -p "$BUILD/logs"
 	export RESULTS=$BUILD/$1.results STAGE_LOG=$BUILD/$1-stages.tsv
@@ -464,9 +511,30 @@ finish() {
 	grep -P '^fail\t' "$RESULTS" | cut -f2,3 | sort | uniq -c | sed 's/^/  failed: /' | head -40
 	local p f s
 	p=$(grep -c -P '^pass\t' "$RESULTS"); f=$(grep -c -P '^fail\t' "$RESULTS"); s=$(grep -c -P '^skip\t' "$RESULTS")
-	echo "$p passed, $f failed, $s skipped"
+	echo "$p passed, $f failed, $s skipped${PARTIAL_SUITES:+ (partial run: SUITES=$PARTIAL_SUITES)}"
+	# A nested pipeline (check-full's nested): every result joins the
+	# parent's, named under this pipeline's.
+	if [ -n "${PARENT_RESULTS:-}" ]; then
+		awk -F'\t' -v OFS='\t' -v n="$PIPELINE/" '{ $2 = n $2; print }' "$RESULTS" >>"$PARENT_RESULTS"
+	fi
 	[ "$f" = 0 ]
 	exit $?
+}
+
+# nested NAME TITLE COMMAND...: a pipeline of its own (results_init ...
+# finish) as one stage, its every result counted in this one's, under
+# NAME/; one that ended non-zero without a failed result, or recorded
+# none, fails NAME.
+nested() {
+	local name=$1 rc=0 before; stage "$2"; shift 2
+	before=$(wc -l <"$RESULTS")
+	PARENT_RESULTS=$RESULTS CHECK_FULL="" "$@" || rc=$?
+	if [ "$(wc -l <"$RESULTS")" = "$before" ]; then
+		result fail "$name" "exit status $rc, no results recorded"
+	elif [ "$rc" != 0 ] && ! tail -n +"$((before + 1))" "$RESULTS" | grep -q -P '^fail\t'; then
+		result fail "$name" "exit status $rc without a failed result"
+	fi
+	stage_end
 }
 
 # fatal STAGE WHY: a stage that cannot produce what later stages need
@@ -474,6 +542,30 @@ finish() {
 fatal() {
 	result fail "$1" "$2"
 	finish
+}
+
+# The expectations every run of $ARCH_NAME is checked against
+# (config/expect/README); EXPECT_FILE= another one (the harness tests).
+expect_file() {
+	echo "${EXPECT_FILE:-$ROOT/config/expect/$ARCH_NAME}"
+}
+
+# expect_check LOG FILE KERNEL: one kernel's run (FILE, the log LOG:
+# ktap or console) against the expectations, one result per check: every
+# suite listed and at its floors, every skip an allowed one.
+expect_check() {
+	local x out rc=0 r name detail
+	x=$(expect_file)
+	[ -f "$x" ] || { result fail "expect-$ARCH_NAME-$3-$1" "no $(rel "$x")"; return 1; }
+	out=$("$BUILD"/host/ktapdiff --expect "$x" --log "$1" --kernel "$3" "$2" 2>&1) || rc=$?
+	if [ "$rc" = 2 ]; then
+		result fail "expect-$ARCH_NAME-$3-$1" "$(head -1 <<<"$out")"
+		return 1
+	fi
+	while IFS=$'\t' read -r r name detail; do
+		result "$r" "expect-$ARCH_NAME-$3-$1: $name" "$detail"
+	done <<<"$out"
+	return "$rc"
 }
 
 # ktap_counts LOG NAME: validate one KTAP log with ktapdiff --check and

@@ -17,5 +17,12 @@ echo "-- guest suites ($ARCH_KTAP):"
 ktap_counts "${log%.log}.ktap" guest-patched
 echo "-- KUnit (console):"
 ktap_counts "$log" kunit-patched
+if [ -n "${PARTIAL_SUITES:-}" ]; then
+	result skip expectations "partial run, SUITES=$PARTIAL_SUITES: $(rel "$(expect_file)") not checked"
+else
+	echo "-- expectations ($(rel "$(expect_file)")):"
+	expect_check ktap "${log%.log}.ktap" patched
+	expect_check console "$log" patched
+fi
 stage_end
 finish

@@ -152,6 +152,13 @@ else
 fi
 git -C "$tmp/t/linux" worktree prune 2>/dev/null || true
 
+# One list of the variables the harness reads (config/variables): a
+# read with a default that is not listed fails, naming it.
+unlisted=$(grep -ohE '\$\{[A-Z][A-Z0-9_]*:[-=]' "$ROOT"/scripts/*.sh "$ROOT"/tests/*.sh |
+	sed -E 's/^\$\{([A-Z0-9_]+).*/\1/' | sort -u |
+	grep -v -x -F -f <(grep -v '^#' "$ROOT/config/variables" | awk '{for (i = 1; i <= NF && $i ~ /^[A-Z][A-Z0-9_]*$/; i++) print $i}') || true)
+check variables-listed "config/variables lists every variable read${unlisted:+; not listed: $(echo $unlisted)}" test -z "$unlisted"
+
 # Shell scripts pass shellcheck.
 if shellcheck -x -S warning "$ROOT"/scripts/*.sh "$ROOT"/tests/*.sh "$ROOT"/guest/debian/*.sh "$ROOT"/.ci/run >"$tmp/sc" 2>&1; then
 	result pass shellcheck
@@ -200,9 +207,10 @@ rs=$tmp/run-summary
 mkdir -p "$rs/logs"
 cp "$ROOT"/tests/data/complete.log "$rs/logs/run.ktap"
 cp "$ROOT"/tests/data/complete.log "$rs/logs/run.log"
-out=$(BUILD=$rs RESULTS='' STAGE_LOG='' "$ROOT"/scripts/run-summary.sh "$rs/logs/run.log" 2>&1); rc=$?
+out=$(BUILD=$rs RESULTS='' STAGE_LOG='' EXPECT_FILE=$ROOT/tests/data/expect_run.txt \
+	"$ROOT"/scripts/run-summary.sh "$rs/logs/run.log" 2>&1); rc=$?
 last=$(echo "$out" | tail -1)
-if [ "$rc" = 0 ] && [ -x "$rs/host/ktapdiff" ] && [ "$last" = "6 passed, 0 failed, 2 skipped" ]; then
+if [ "$rc" = 0 ] && [ -x "$rs/host/ktapdiff" ] && [ "$last" = "14 passed, 0 failed, 2 skipped" ]; then
 	result pass run-summary-builds-host-tools
 else
 	result fail run-summary-builds-host-tools "rc=$rc, last line: $last"
@@ -210,9 +218,10 @@ fi
 # ... and a failed KUnit case still fails the run, with its count.
 cp "$ROOT"/tests/data/kunit4.log "$rs/logs/run.log"
 rm -rf "$rs/host"
-out=$(BUILD=$rs RESULTS='' STAGE_LOG='' "$ROOT"/scripts/run-summary.sh "$rs/logs/run.log" 2>&1); rc=$?
+out=$(BUILD=$rs RESULTS='' STAGE_LOG='' EXPECT_FILE=$ROOT/tests/data/expect_run_kunit4.txt \
+	"$ROOT"/scripts/run-summary.sh "$rs/logs/run.log" 2>&1); rc=$?
 last=$(echo "$out" | tail -1)
-if [ "$rc" = 1 ] && [ "$last" = "5 passed, 2 failed, 1 skipped" ]; then
+if [ "$rc" = 1 ] && [ "$last" = "10 passed, 2 failed, 1 skipped" ]; then
 	result pass run-summary-counts-failures
 else
 	result fail run-summary-counts-failures "rc=$rc, last line: $last"

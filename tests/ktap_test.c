@@ -217,18 +217,25 @@ static void test_diff_exit_codes(void)
 			    NULL) == 2);
 }
 
-/* execl() takes at most 3 arguments in run_ktapdiff: use a small shim. */
-static int run_allowed(const char *allow, const char *a, const char *b)
+/* ktapdiff with a shell command line's arguments (quoted by the
+ * caller), output discarded: its exit status. */
+static int run_cmd(const char *fmt, const char *a, const char *b,
+		   const char *c, const char *d)
 {
-	char *cmd;
+	char args[2048], *cmd;
 	int ret;
 
-	if (asprintf(&cmd, "'%s' --allow '%s' '%s' '%s' >/dev/null 2>&1",
-		     ktapdiff, allow, a, b) < 0)
+	snprintf(args, sizeof(args), fmt, a, b, c, d);
+	if (asprintf(&cmd, "'%s' %s >/dev/null 2>&1", ktapdiff, args) < 0)
 		return -1;
 	ret = system(cmd);
 	free(cmd);
 	return WIFEXITED(ret) ? WEXITSTATUS(ret) : -1;
+}
+
+static int run_allowed(const char *allow, const char *a, const char *b)
+{
+	return run_cmd("--allow '%s' --log ktap '%s' '%s'%s", allow, a, b, "");
 }
 
 static void test_diff_allow_list(void)
@@ -242,6 +249,48 @@ static void test_diff_allow_list(void)
 			   data("one_diff.log")) == 0);
 	EXPECT(run_allowed(data("allow_other_label.txt"),
 			   data("complete.log"), data("one_diff.log")) == 1);
+	/* A suite entry covers its cases; '*' stops at '/'. */
+	EXPECT(run_allowed(data("allow_suite.txt"), data("complete.log"),
+			   data("one_diff.log")) == 0);
+	EXPECT(run_allowed(data("allow_across_slash.txt"),
+			   data("complete.log"), data("one_diff.log")) == 1);
+	/* Anchored to one log. */
+	EXPECT(run_allowed(data("allow_other_log.txt"), data("complete.log"),
+			   data("one_diff.log")) == 1);
+	/* An entry that matches nothing fails, even with nothing else. */
+	EXPECT(run_allowed(data("allow_stale.txt"), data("complete.log"),
+			   data("one_diff.log")) == 1);
+	EXPECT(run_allowed(data("allow_suite.txt"), data("complete.log"),
+			   data("complete.log")) == 1);
+}
+
+static int run_expect(const char *x, const char *kernel, const char *log)
+{
+	return run_cmd("--expect '%s' --log ktap --kernel %s '%s'%s", x, kernel,
+		       log, "");
+}
+
+/* Expectations: floors, the suite list, allowed skips, one-kernel suites. */
+static void test_expect(void)
+{
+	EXPECT(run_expect(data("expect_complete.txt"), "baseline",
+			  data("complete.log")) == 0);
+	/* patched_only is listed for the patched kernel: missing there. */
+	EXPECT(run_expect(data("expect_complete.txt"), "patched",
+			  data("complete.log")) == 1);
+	EXPECT(run_expect(data("expect_floor.txt"), "baseline",
+			  data("complete.log")) == 1);
+	EXPECT(run_expect(data("expect_unlisted.txt"), "baseline",
+			  data("complete.log")) == 1);
+	EXPECT(run_expect(data("expect_skip.txt"), "baseline",
+			  data("complete.log")) == 1);
+	EXPECT(run_expect(data("expect_missing.txt"), "baseline",
+			  data("complete.log")) == 1);
+	/* A cut-short log, or a malformed file, is an error. */
+	EXPECT(run_expect(data("expect_complete.txt"), "baseline",
+			  data("truncated.log")) == 2);
+	EXPECT(run_expect(data("allow_one_diff.txt"), "baseline",
+			  data("complete.log")) == 2);
 }
 
 /* The last line of "ktapdiff --check [--json] LOG" (popen). */
@@ -298,6 +347,7 @@ static const struct {
 	{ "suite_crash_incomplete", test_suite_crash },
 	{ "diff_exit_codes", test_diff_exit_codes },
 	{ "diff_allow_list", test_diff_allow_list },
+	{ "expect", test_expect },
 	{ "check_mode", test_check_mode },
 	{ "check_counts", test_check_counts },
 };

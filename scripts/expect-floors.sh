@@ -1,0 +1,31 @@
+#!/bin/bash
+# Print the expectation lines (config/expect/README) of a measured make
+# check: per log and suite, the passed cases and obs lines of the run
+# (the lower of the two kernels'; a suite of one kernel only is marked
+# so), and the skipped cases, each with REASON? for a person to write.
+# Usage: scripts/expect-floors.sh [TAG]   (TAG: the logs' toolchain and
+#        arch suffix, default clang: build/logs/check-TAG-{baseline,patched}.*)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+tag=${1:-clang$ARCH_SUFFIX}
+kd=$BUILD/host/ktapdiff
+[ -x "$kd" ] || make -s -C "$ROOT" BUILD="$BUILD" host-bins
+for kind in ktap log; do
+	log=$([ "$kind" = log ] && echo console || echo ktap)
+	for v in baseline patched; do
+		f=$BUILD/logs/check-$tag-$v.$kind
+		[ -s "$f" ] || die "no $(rel "$f"): run make check first"
+		"$kd" --suites "$f" | sed "s/^/$v /"
+	done | awk -v log="$log" '
+		$2 == "suite" { k = $3; seen[k] = seen[k] " " $1
+			if (!(k in p) || $4 < p[k]) p[k] = $4
+			if (!(k in o) || $5 < o[k]) o[k] = $5
+			if (!(k in order)) { order[k] = ++n; name[n] = k } }
+		$2 == "skip" { s[$3] = 1 }
+		END {
+			for (i = 1; i <= n; i++) { k = name[i]
+				only = (seen[k] == " baseline" ? " baseline" : seen[k] == " patched" ? " patched" : "")
+				printf "suite %s %s %d %d%s\n", log, k, p[k], o[k], only }
+			for (k in s) printf "skip %s %s REASON?\n", log, k
+		}'
+done
