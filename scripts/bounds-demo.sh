@@ -73,7 +73,7 @@ seed_objdir() {
 	[ -f "$demo/vmlinux" ] && return 0
 	[ -f "$main/vmlinux" ] || return 0
 	need_space "$BUILD" 2000 "a copy of $(rel "$main")"
-	rm -rf "$demo" && cp -a "$main" "$demo" && rm -f "$demo/.built-key" || return 1
+	rm -rf "$demo" && cp -a "$main" "$demo" && info_del "$demo" built || return 1
 	t=$(date +%s.%N)
 	find "$demo" -print0 | xargs -0 touch -h -d "@$t"
 	sleep 1

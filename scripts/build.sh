@@ -17,16 +17,17 @@ stage "kernel $tc $(basename "$src" | sed s/^src-//)"
 # takes tens of seconds on 2 cores.
 targets=${BUILD_TARGETS:-$ARCH_TARGET}
 image=$(kernel_image "$obj")
-key="$tc $(git -C "$src" rev-parse HEAD) $(git -C "$src" status --porcelain | sha256sum | cut -c1-16) $(cat "$obj/.frag-sum")${BUILD_TARGETS:+ $targets}"
-if [ -f "$image" ] && [ "$(cat "$obj/.built-key" 2>/dev/null)" = "$key" ]; then
+key="$tc $(git -C "$src" rev-parse HEAD) $(git -C "$src" status --porcelain | sha256sum | cut -c1-16) $(info_get "$obj" config)${BUILD_TARGETS:+ $targets}"
+if [ -f "$image" ] && [ "$(info_get "$obj" built)" = "$key" ]; then
 	note "$(basename "$image") up to date"
 	stage_end
 	exit 0
 fi
-rm -f "$obj/.built-key"
+info_del "$obj" built
 # A hardened build writes ~1 GiB of objects when cold; much less after.
+cold=
 if [ -f "$obj/vmlinux" ]; then need_space "$obj" 300 "an incremental kernel build"
-else need_space "$obj" 1500 "a kernel build"; fi
+else need_space "$obj" 1500 "a kernel build"; cold=1; fi
 
 kbuild_repro_env
 export KBUILD_BUILD_VERSION=1
@@ -42,6 +43,15 @@ if ! with_heartbeat "$log" "${mk[@]}" $targets; then
 	die "kernel build failed ($tc, $(rel "$src")), full log: $(rel "$log")"
 fi
 warn=$(grep -c 'warning:' "$log" || true)
-echo "$key" >"$obj/.built-key"
+# The warnings of every object this build compiled, paths relative to
+# the tree and without line numbers, so that two trees compare (make
+# check fails on one the patched kernel has and the baseline not).  An
+# incremental build adds to the set its cold build started.
+[ -n "$cold" ] && : >"$obj/warnings"
+{ normalise_warnings <"$log"; cat "$obj/warnings" 2>/dev/null; } | sort -u >"$obj/warnings.new"
+mv "$obj/warnings.new" "$obj/warnings"
+info_set "$obj" warnings "$warn"
+info_set "$obj" image-bytes "$(stat -c %s "$image")"
+info_set "$obj" built "$key"
 note "built $(rel "$image") ($(stat -c %s "$image") bytes, $warn warnings)"
 stage_end

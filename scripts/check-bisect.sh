@@ -180,7 +180,7 @@ for i in "${!patches[@]}"; do
 	if git_wt show --name-only --format= HEAD | grep -q 'Kconfig'; then
 		for cfg in $configs; do
 			for tc in $compilers; do
-				rm -f "$wt/out-$cfg-$tc/.config" "$wt/out-$cfg-$tc/.frag-sum"
+				rm -f "$wt/out-$cfg-$tc/.config"; info_del "$wt/out-$cfg-$tc" config
 				configure "$cfg" "$tc"
 			done
 		done

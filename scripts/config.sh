@@ -23,7 +23,7 @@ frags+=(${EXTRA_FRAGMENTS:-})
 mkdir -p "$obj"
 # Reconfigure only when a fragment or the tree changed.
 sum=$(cat "${frags[@]}" "$src/Makefile" | sha256sum | cut -c1-16)
-if [ -f "$obj/.config" ] && [ "$(cat "$obj/.frag-sum" 2>/dev/null)" = "$sum" ]; then
+if [ -f "$obj/.config" ] && [ "$(info_get "$obj" config)" = "$sum" ]; then
 	note "config up to date"
 	exit 0
 fi
@@ -38,4 +38,4 @@ mk=(make -s -C "$src" O="$obj" "${KBUILD_CC[@]}")
 "${mk[@]}" olddefconfig >/dev/null
 
 scripts/check-config.sh "$obj/.config" "${frags[@]}"
-echo "$sum" >"$obj/.frag-sum"
+info_set "$obj" config "$sum"

@@ -32,11 +32,11 @@ for v in "$@"; do
 	pkgver=$rel-1
 	arch=$(dpkg --print-architecture)
 	debs=("$out/linux-image-${rel}_${pkgver}_$arch.deb" "$out/linux-headers-${rel}_${pkgver}_$arch.deb")
-	key="$tc $lv $(git -C "$src" rev-parse HEAD) $(git -C "$src" status --porcelain -- . ':!out-*' | sha256sum | cut -c1-16) $(cat "$obj/.frag-sum")"
-	if [ -f "${debs[0]}" ] && [ -f "${debs[1]}" ] && [ "$(cat "$obj/.deb-key" 2>/dev/null)" = "$key" ]; then
+	key="$tc $lv $(git -C "$src" rev-parse HEAD) $(git -C "$src" status --porcelain -- . ':!out-*' | sha256sum | cut -c1-16) $(info_get "$obj" config)"
+	if [ -f "${debs[0]}" ] && [ -f "${debs[1]}" ] && [ "$(info_get "$obj" deb)" = "$key" ]; then
 		note "packages up to date"
 	else
-		rm -f "$obj/.deb-key" "${debs[@]}"
+		info_del "$obj" deb; rm -f "${debs[@]}"
 		if [ -f "$obj/vmlinux" ]; then need_space "$obj" 600 "an incremental kernel package build"
 		else need_space "$obj" 2000 "a kernel package build"; fi
 		kbuild_repro_env
@@ -59,7 +59,7 @@ for v in "$@"; do
 		fi
 		mv -f "$src"/linux-*_"$pkgver"_"$arch".deb "$src"/linux-sockaddr_"$pkgver"_* "$out"/
 		trap - EXIT
-		echo "$key" >"$obj/.deb-key"
+		info_set "$obj" deb "$key"
 	fi
 	for d in "$out"/linux-*_"$pkgver"_"$arch".deb; do
 		note "$(rel "$d"): $(( $(stat -c %s "$d") / 1024 )) KiB"

@@ -29,7 +29,7 @@ ccache_env
 for v in baseline patched; do
 	k=$(kdir "$v")
 	want="$(git -C "$BUILD/src-$v" rev-parse HEAD) $(md5sum </usr/src/linux-config-6.12/config.amd64_none_amd64.xz)"
-	if [ "$(cat "$k/.dkms-sum" 2>/dev/null)" = "$want" ] && [ -f "$k/include/generated/utsrelease.h" ]; then
+	if [ "$(info_get "$k" dkms)" = "$want" ] && [ -f "$k/include/generated/utsrelease.h" ]; then
 		note "$v: up to date"
 		continue
 	fi
@@ -44,7 +44,7 @@ for v in baseline patched; do
 		tail -5 "$k/prepare.log"
 		die "modules_prepare failed on $v (see $(rel "$k")/prepare.log)"
 	fi
-	echo "$want" >"$k/.dkms-sum"
+	info_set "$k" dkms "$want"
 	note "$v: $(cat "$k/include/config/kernel.release")"
 done
 stage_end

@@ -283,6 +283,24 @@ normalise_warnings() {
 		sed -E 's#^(\.\./)+##; s#^build/src-[^/]+/##; s#^([^:]+):[0-9]+(:[0-9]+)?: #\1: #' | sort -u
 }
 
+# The build-info record of an object folder, OBJ/build-info: one "KEY
+# value" line for each thing the harness made there and the inputs it
+# was made from, instead of a stamp file each.  Keys: config (config.sh:
+# the fragments' sum), built (build.sh: toolchain, commit, worktree and
+# config), warnings and image-bytes (build.sh), deb (deb.sh), dkms
+# (dkms-check.sh).
+info_get() { sed -n "s/^$2 //p" "$1/build-info" 2>/dev/null | tail -n 1; }
+info_set() {
+	local f=$1/build-info
+	mkdir -p "$1"
+	{ grep -v "^$2 " "$f" 2>/dev/null; echo "$2 $3"; } >"$f.new" && mv "$f.new" "$f"
+}
+info_del() {
+	local f=$1/build-info
+	[ -f "$f" ] || return 0
+	grep -v "^$2 " "$f" >"$f.new"; mv "$f.new" "$f"
+}
+
 # kbuild_repro_env: the KBUILD_BUILD_* values every build of this
 # project uses, so two builds of the same source compare byte for byte.
 kbuild_repro_env() {
