@@ -32,8 +32,8 @@
  *
  * --expect checks one kernel's log against the expectations FILE
  * (config/expect/<arch>; its head describes the "suite" and "skip"
- * lines): every suite of the log is listed, each listed suite ran with
- * at least its floor of passed cases and obs lines (a suite listed for
+ * lines): every suite of the log is listed, each listed suite passed
+ * with at least its floor of passed cases and obs lines (a suite listed for
  * the other kernel only must be absent), and every skipped case is an
  * allowed skip.  It prints one result per check, the harness's result
  * line "pass|fail<TAB>NAME<TAB>DETAIL", and nothing else on stdout.
@@ -654,14 +654,22 @@ static void free_expect(struct expectations *x)
 	free(x->k);
 }
 
-/* Passed cases and obs lines below a suite, the suite's own obs too. */
-static void suite_counts(const struct ktap_test *t, int *passed, int *obs)
+/* Passed cases and obs lines below a suite, the suite's own obs too;
+ * a suite without nested results is its one case. */
+static void nested_counts(const struct ktap_test *t, int *passed, int *obs)
 {
 	*obs += t->nobs;
 	for (int i = 0; i < t->nsub; i++) {
 		*passed += t->sub[i]->result == KTAP_PASS;
-		suite_counts(t->sub[i], passed, obs);
+		nested_counts(t->sub[i], passed, obs);
 	}
+}
+
+static void suite_counts(const struct ktap_test *t, int *passed, int *obs)
+{
+	nested_counts(t, passed, obs);
+	if (!t->nsub)
+		*passed += t->result == KTAP_PASS;
 }
 
 static const struct ktap_test *top_suite(const struct ktap_log *l,
@@ -720,8 +728,12 @@ static int expect_main(const char *xpath, const char *log, const char *kernel,
 			continue;
 		}
 		suite_counts(t, &passed, &obs);
-		bad += expect_result(passed >= e->min_passed && obs >= e->min_obs,
-				     e->name, "%d passed (floor %d), %d obs (floor %d)",
+		bad += expect_result(t->result == KTAP_PASS &&
+				     passed >= e->min_passed && obs >= e->min_obs,
+				     e->name, "%s%s%s, %d passed (floor %d), %d obs (floor %d)",
+				     ktap_result_name(t->result),
+				     t->directive ? " # " : "",
+				     t->directive ? t->directive : "",
 				     passed, e->min_passed, obs, e->min_obs);
 	}
 	/* Every suite that ran is listed: a new one gets its floor. */
