@@ -20,7 +20,8 @@
  * cases, and, when only obs lines differ, against the label of each
  * differing obs line ("<kind>.<case>.<step>", the text before its ':').
  * Listed differences are reported as "allowed" and do not fail the
- * comparison; an entry of the log that matched nothing does.
+ * comparison; an entry of the log that matched nothing, or two different
+ * paths (or labels), does.
  *
  * --check prints the failed and incomplete tests, the counts at the top
  * level and below it, and last the line the harness reads:
@@ -70,6 +71,8 @@ struct allow {
 	char *glob;
 	char *reason;
 	int used;
+	char *anchor;	/* the first path (or obs label) it matched */
+	char *other;	/* another one: the entry is too broad */
 };
 
 /* The words of one data line: up to @max, the last takes the rest. */
@@ -207,7 +210,8 @@ static int load_allow(const char *path, const char *log,
 		if (strcmp(w[0], log))
 			continue;
 		al->a = xrealloc(al->a, (al->n + 1) * sizeof(*al->a));
-		al->a[al->n++] = (struct allow){ strdup(w[1]), strdup(w[2]), 0 };
+		al->a[al->n++] = (struct allow){ strdup(w[1]), strdup(w[2]), 0,
+						 NULL, NULL };
 	}
 	free(line);
 	fclose(fp);
@@ -220,12 +224,19 @@ static struct allow *match(struct allow_list *al, const char *s)
 	char *p = strdup(s), *slash;
 
 	for (;;) {
-		for (int i = 0; i < al->n; i++)
-			if (!fnmatch(al->a[i].glob, p, FNM_PATHNAME)) {
-				al->a[i].used = 1;
-				free(p);
-				return &al->a[i];
-			}
+		for (int i = 0; i < al->n; i++) {
+			struct allow *a = &al->a[i];
+
+			if (fnmatch(a->glob, p, FNM_PATHNAME))
+				continue;
+			a->used = 1;
+			if (!a->anchor)
+				a->anchor = strdup(p);
+			else if (strcmp(a->anchor, p) && !a->other)
+				a->other = strdup(p);
+			free(p);
+			return a;
+		}
 		slash = strrchr(p, '/');
 		if (!slash)
 			break;
@@ -455,13 +466,33 @@ static int diff_main(const char *allow_path, const char *log,
 
 	printf("baseline: %s\npatched:  %s\n\n", shown(pa), shown(pb));
 	bad = compare(&fa, &fb, &al);
-	/* A stale entry would allow a future difference unseen. */
+	/* A stale entry would allow a future difference unseen; a broad
+	 * one (two cases, two suites) would allow differences it was never
+	 * meant for: its glob may name one path of the two logs. */
 	for (int i = 0; i < al.n; i++)
+		for (int j = 0; j < fa.n + fb.n && !al.a[i].other; j++) {
+			const char *k = j < fa.n ? fa.e[j].key : fb.e[j - fa.n].key;
+
+			if (fnmatch(al.a[i].glob, k, FNM_PATHNAME))
+				continue;
+			if (!al.a[i].anchor)
+				al.a[i].anchor = strdup(k);
+			else if (strcmp(al.a[i].anchor, k))
+				al.a[i].other = strdup(k);
+		}
+	for (int i = 0; i < al.n; i++) {
 		if (!al.a[i].used) {
 			printf("STALE allow-list entry \"%s %s\": matched nothing\n",
 			       log, al.a[i].glob);
 			bad++;
 		}
+		if (al.a[i].other) {
+			printf("BROAD allow-list entry \"%s %s\": matched %s and %s, "
+			       "name one case or suite\n", log, al.a[i].glob,
+			       al.a[i].anchor, al.a[i].other);
+			bad++;
+		}
+	}
 	printf("%d unallowed difference%s\n", bad, bad == 1 ? "" : "s");
 	ret = bad ? 1 : 0;
 
@@ -475,6 +506,8 @@ out_allow:
 	for (int i = 0; i < al.n; i++) {
 		free(al.a[i].glob);
 		free(al.a[i].reason);
+		free(al.a[i].anchor);
+		free(al.a[i].other);
 	}
 	free(al.a);
 	return ret;

@@ -47,19 +47,9 @@ build_phase() {
 	return "$rc"
 }
 
-# new_warnings: a compiler warning the patched build has and the
-# baseline's not (build.sh's normalised sets) fails.
+# new_warnings: build.sh's warning records of both kernels compared.
 new_warnings() {
-	local b p new
-	b=$(objdir baseline "$tc")/warnings p=$(objdir patched "$tc")/warnings
-	if [ ! -f "$b" ] || [ ! -f "$p" ]; then
-		result fail "warnings-$tag" "no warning record (build.sh writes OBJ/warnings)"
-		return
-	fi
-	new=$(comm -13 "$b" "$p")
-	check "warnings-$tag" "$(wc -l <"$b") on baseline, $(wc -l <"$p") on patched, $(grep -c . <<<"$new") new" \
-		test -z "$new"
-	[ -z "$new" ] || sed 's/^/  new: /' <<<"$new" | head -20
+	warnings_compare "$(objdir baseline "$tc")/warnings" "$(objdir patched "$tc")/warnings" "warnings-$tag"
 }
 
 boot_phase() {

@@ -14,7 +14,7 @@ tc=${TOOLCHAIN:-clang}
 # One pipeline for every arch (make check ARCH=arm64): what an arch runs
 # beside the comparison is its profile's check_extras (config/arch/).
 results_init "check$ARCH_SUFFIX"
-extra() { [[ " $ARCH_CHECK_EXTRAS " == *" $1 "* ]]; }
+extra() { check_extra "$1"; }
 
 scripts/deps.sh || fatal deps "package installation failed"
 scripts/tree.sh || fatal tree "tree or series failed"
@@ -33,32 +33,6 @@ if extra host-tests; then
 else
 	make -s host-bins || fatal host-build "host tools did not build"
 fi
-
-# Reach: every path config/fuzz-paths lists got at least its floor of
-# calls, and of calls that returned 0, in that run, one result each,
-# from the summary's "path NAME calls=N ok=M" lines; and the calls were
-# the recorded ones (the host dry run's digest for that N and seed).
-fuzz_paths() {
-	local seen name calls ok got c o want digest n=$2 seed=$3
-	seen=$(sed -n 's/^ *path \([^ ]*\) calls=\([0-9]*\) ok=\([0-9]*\)$/\1 \2 \3/p' "$1")
-	while read -r name calls ok; do
-		got=$(awk -v p="$name" '$1 == p {print $2, $3}' <<<"$seen")
-		if [ -z "$got" ]; then
-			result fail "fuzz-path-$name" "missing from the fuzzer's output"
-			continue
-		fi
-		read -r c o <<<"$got"
-		check "fuzz-path-$name" "$c calls (floor $calls), $o ok (floor $ok)" \
-			test "$c" -ge "$calls" -a "$o" -ge "$ok"
-	done < <(fuzz_path_floors)
-	want=$(awk -v n="$n" -v s="$seed" '$1 == "digest" && $2 == n && $3 == s {print $4}' "$ROOT/config/fuzz-paths")
-	digest=$(sed -n 's/^ *digest: *\([0-9a-f]*\) .*/\1/p' "$1")
-	if [ -z "$want" ]; then
-		result fail fuzz-digest "config/fuzz-paths records no digest for $n calls, seed $seed"
-	else
-		check fuzz-digest "$digest, recorded $want ($n calls, seed $seed)" test "$digest" = "$want"
-	fi
-}
 
 # fuzz_stage: the fuzzer on the patched kernel, its replay and watcher
 # self-tests, and its reach over config/fuzz-paths.
@@ -92,7 +66,7 @@ fuzz_stage() {
 		result fail fuzz-watcher-selftest "see $(rel "$BUILD/logs/fuzz-selftest.out")"
 	fi
 	sed -n '/^fuzz summary/,$p' "$BUILD/logs/fuzz.out"
-	fuzz_paths "$BUILD/logs/fuzz.out" "$n" "${FUZZ_SEED:-1}"
+	fuzz_paths "$BUILD/logs/fuzz.out" "$n" "${FUZZ_SEED:-1}" "$ROOT/config/fuzz-paths"
 	stage_end
 }
 
@@ -118,6 +92,11 @@ scripts/baseline-vs-patched.sh boot
 extra boot-faults && bg_judge boot-faults fault-
 extra bounds-demo && bg_judge bounds-demo demo-
 extra fuzz && bg_judge fuzz fuzz
+# Every judge above must be able to fail: each, on a copy of this run's
+# own logs with one thing taken away, must (tests/expect_breaks.sh).
+stage "break once: the judges on broken copies of this run's logs"
+tests/expect_breaks.sh "$tc$ARCH_SUFFIX"
+stage_end
 
 if [ -n "${CHECK_FULL:-}" ]; then
 	scripts/check-full.sh || result fail check-full

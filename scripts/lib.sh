@@ -225,11 +225,39 @@ project_identity() { grep -v '^#' "$ROOT/config/identity" | head -1; }
 project_name() { project_identity | sed 's/ <.*//'; }
 project_email() { project_identity | sed 's/.*<\(.*\)>.*/\1/'; }
 
-# fuzz_path_floors: config/fuzz-paths' path lines, "NAME CALLS OK" (the
-# floors of calls and of calls that returned 0), comments dropped.
+# fuzz_path_floors [FILE]: config/fuzz-paths' path lines, "NAME CALLS
+# OK" (the floors of calls and of calls that returned 0), comments dropped.
 fuzz_path_floors() {
-	sed 's/#.*//' "$ROOT/config/fuzz-paths" | awk 'NF && $1 != "digest" {print $1, $2, $3}'
+	sed 's/#.*//' "${1:-$ROOT/config/fuzz-paths}" | awk 'NF && $1 != "digest" {print $1, $2, $3}'
 }
+
+# fuzz_paths OUT N SEED FILE: every path FILE (config/fuzz-paths) lists
+# got at least its floor of
+# calls, and of calls that returned 0, in that run, one result each,
+# from the summary's "path NAME calls=N ok=M" lines; and the calls were
+# the recorded ones (the host dry run's digest for that N and seed).
+fuzz_paths() {
+	local seen name calls ok got c o want digest n=$2 seed=$3 file=$4
+	seen=$(sed -n 's/^ *path \([^ ]*\) calls=\([0-9]*\) ok=\([0-9]*\)$/\1 \2 \3/p' "$1")
+	while read -r name calls ok; do
+		got=$(awk -v p="$name" '$1 == p {print $2, $3}' <<<"$seen")
+		if [ -z "$got" ]; then
+			result fail "fuzz-path-$name" "missing from the fuzzer's output"
+			continue
+		fi
+		read -r c o <<<"$got"
+		check "fuzz-path-$name" "$c calls (floor $calls), $o ok (floor $ok)" \
+			test "$c" -ge "$calls" -a "$o" -ge "$ok"
+	done < <(fuzz_path_floors "$file")
+	want=$(awk -v n="$n" -v s="$seed" '$1 == "digest" && $2 == n && $3 == s {print $4}' "$file")
+	digest=$(sed -n 's/^ *digest: *\([0-9a-f]*\) .*/\1/p' "$1")
+	if [ -z "$want" ]; then
+		result fail fuzz-digest "$(rel "$file") records no digest for $n calls, seed $seed"
+	else
+		check fuzz-digest "$digest, recorded $want ($n calls, seed $seed)" test "$digest" = "$want"
+	fi
+}
+
 
 # report_patterns: config/kernel-reports without its comments.
 report_patterns() {
@@ -299,6 +327,21 @@ info_del() {
 	local f=$1/build-info
 	[ -f "$f" ] || return 0
 	grep -v "^$2 " "$f" >"$f.new"; mv "$f.new" "$f"
+}
+
+# warnings_compare BASELINE PATCHED NAME: one result, failing on a
+# warning the PATCHED record (build.sh's OBJ/warnings) has and the
+# BASELINE one not.
+warnings_compare() {
+	local new
+	if [ ! -f "$1" ] || [ ! -f "$2" ]; then
+		result fail "$3" "no warning record (build.sh writes OBJ/warnings)"
+		return 1
+	fi
+	new=$(comm -13 "$1" "$2")
+	[ -z "$new" ] || sed 's/^/  new: /' <<<"$new" | head -20
+	check "$3" "$(grep -c . <"$1") on baseline, $(grep -c . <"$2") on patched, $(grep -c . <<<"$new") new${new:+: $(head -1 <<<"$new" | cut -c1-120)}" \
+		test -z "$new"
 }
 
 # kbuild_repro_env: the KBUILD_BUILD_* values every build of this
@@ -538,6 +581,23 @@ finish() {
 	[ "$f" = 0 ]
 	exit $?
 }
+
+# run_results FUNC ARG...: a function that records results, run against
+# a scratch result file: prints what it recorded, fails if one failed
+# (tests/expect_breaks.sh runs make check's own judges this way).
+run_results() {
+	local RESULTS rc=0
+	RESULTS=$(mktemp)
+	"$@" >/dev/null 2>&1
+	cat "$RESULTS"
+	grep -q -P '^fail\t' "$RESULTS" && rc=1
+	rm -f "$RESULTS"
+	return "$rc"
+}
+
+# check_extra NAME: NAME is one of the arch's make check stages beside
+# the comparison (config/arch's check_extras).
+check_extra() { [[ " ${ARCH_CHECK_EXTRAS:-} " == *" $1 "* ]]; }
 
 # nested NAME TITLE COMMAND...: a pipeline of its own (results_init ...
 # finish) as one stage, its every result counted in this one's, under

@@ -262,6 +262,9 @@ static void test_diff_allow_list(void)
 			   data("one_diff.log")) == 1);
 	EXPECT(run_allowed(data("allow_suite.txt"), data("complete.log"),
 			   data("complete.log")) == 1);
+	/* One entry naming two suites is too broad. */
+	EXPECT(run_allowed(data("allow_broad.txt"), data("complete.log"),
+			   data("one_diff.log")) == 1);
 }
 
 static int run_expect(const char *x, const char *kernel, const char *log)

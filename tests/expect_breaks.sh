@@ -1,0 +1,127 @@
+#!/bin/bash
+# Break once, on this run's own logs: every expectation make check
+# judges with must fail when what it guards is taken away.  Each break
+# edits a copy of the measured logs (build/logs/check-TAG-*, fuzz.out,
+# the kernels' warning records) the way a run that tested less would
+# look, runs the very check make check runs, and passes only when that
+# check failed and said why; the line it printed is the result's detail.
+# Usage: tests/expect_breaks.sh [TAG]   (TAG: default clang<arch suffix>;
+#        after make check's boots; appends to $RESULTS, or prints its own
+#        closing line when run alone)
+set -uo pipefail
+# shellcheck source-path=SCRIPTDIR
+. "$(dirname "$0")/../scripts/lib.sh"
+tc=${TOOLCHAIN:-clang}
+tag=${1:-$tc$ARCH_SUFFIX}
+L=$BUILD/logs
+kd=$BUILD/host/ktapdiff
+x=$(expect_file)
+allow=$ROOT/config/allowed-differences
+standalone=
+[ -n "${RESULTS:-}" ] || { results_init expect-breaks; standalone=1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for f in "$L/check-$tag-baseline.ktap" "$L/check-$tag-patched.ktap" "$L/check-$tag-baseline.log" "$L/check-$tag-patched.log"; do
+	[ -s "$f" ] || { result fail expect-breaks "no $(rel "$f"): run make check's boots first"; [ -z "$standalone" ] || finish; exit 1; }
+done
+
+# broke NAME WHAT PATTERN COMMAND...: COMMAND, run on a broken copy,
+# must fail and print a line matching PATTERN (grep -E).
+broke() {
+	local name=$1 what=$2 pat=$3 out rc=0 line
+	shift 3
+	out=$("$@" 2>&1) || rc=$?
+	if [ "$rc" != 0 ] && line=$(grep -m1 -E -- "$pat" <<<"$out"); then
+		result pass "break-$name" "$what -> $(tr '\t' ' ' <<<"$line" | cut -c1-150)"
+	else
+		result fail "break-$name" "$what: still passed (rc=$rc) or no /$pat/ in its output"
+	fi
+}
+
+# suite_edit SUITE ACTION < KTAP > KTAP: ACTION on one top-level suite of
+# a guest-suite log (CR LF already dropped): skip (its nested results
+# become "# SKIP"), drop (gone, the top plan one less), lastcase (its
+# last nested result gone), onecase (its first nested pass skipped).
+suite_edit() {
+	awk -v suite="$1" -v act="$2" '
+		function flush(keep,   i, done) {
+			for (i = 1; i <= n; i++) {
+				l = buf[i]
+				if (!keep) continue
+				if (act == "skip" && l ~ /^  ok [0-9]+ / && l !~ /# SKIP/) l = l " # SKIP broken on purpose"
+				if (act == "onecase" && !done && l ~ /^  ok [0-9]+ / && l !~ /# SKIP/) { l = l " # SKIP broken on purpose"; done = 1 }
+				if (act == "lastcase" && i == last) continue
+				print l
+			}
+			n = 0; last = 0
+		}
+		/^1\.\.[0-9]+$/ && !plan {
+			plan = 1; act0 = act; act = ""; flush(1); act = act0
+			if (act == "drop") { split($0, p, "\\.\\."); print "1.." p[2] - 1 } else print
+			next
+		}
+		{ buf[++n] = $0; if ($0 ~ /^  (not )?ok [0-9]+ /) last = n }
+		/^(not )?ok [0-9]+ / {
+			name = $0; sub(/^(not )?ok [0-9]+ /, "", name); sub(/ #.*/, "", name)
+			if (name != suite) { act0 = act; act = ""; flush(1); act = act0; next }
+			if (act == "drop") { n = 0; next }
+			flush(1)
+		}
+		END { act = ""; flush(1) }'
+}
+
+expect() { "$kd" --expect "$x" --log "$1" --kernel "$2" "$3"; }
+P=$tmp/patched.ktap B=$tmp/baseline.ktap
+tr -d '\r' <"$L/check-$tag-patched.ktap" >"$P"
+tr -d '\r' <"$L/check-$tag-baseline.ktap" >"$B"
+
+# No cgroup2 mount or a failing BPF probe: every bpf_sock_addr case skips.
+suite_edit bpf_sock_addr skip <"$P" >"$tmp/b1"
+broke bpf-skipped "bpf_sock_addr's cases all skipped" '^fail.bpf_sock_addr.*(floor|not an allowed skip)' expect ktap patched "$tmp/b1"
+# A false guest check (guestenv.h): the device suites skip.
+{ suite_edit setaddr skip | suite_edit netdevs skip; } <"$P" >"$tmp/b2"
+broke devices-skipped "netdevs and setaddr skipped (guest check false)" '^fail.*(not an allowed skip|floor)' expect ktap patched "$tmp/b2"
+# An arch profile without compat_cflags: the three 32-bit suites gone.
+if grep -q '^ok [0-9]* setaddr_m32$' "$P"; then
+	{ suite_edit netdevs_m32 drop | suite_edit sockaddr_matrix_m32 drop | suite_edit setaddr_m32 drop; } <"$P" >"$tmp/b3"
+	broke compat-dropped "the 32-bit suites not built" '^fail.*suite missing' expect ktap patched "$tmp/b3"
+fi
+# Fewer cases: the matrix loses one; one case skips.
+suite_edit sockaddr_matrix lastcase <"$P" >"$tmp/b4"
+broke matrix-shrunk "sockaddr_matrix one case short" '^fail.sockaddr_matrix.*floor' expect ktap patched "$tmp/b4"
+suite_edit sockaddr_matrix onecase <"$P" >"$tmp/b5"
+broke skip-unlisted "one matrix case skipped" '^fail.*not an allowed skip' expect ktap patched "$tmp/b5"
+# A suite nobody listed.
+sed 's/^ok \([0-9]*\) netdevs$/ok \1 netdevs_new/' "$P" >"$tmp/b6"
+broke suite-unlisted "a suite the expectations do not list" '^fail.*not listed' expect ktap patched "$tmp/b6"
+# Patch 15's KUnit suite not built (config.sh, Kconfig): the patched
+# console is then the baseline's.
+broke series-kunit-gone "patched console without sockaddr_unsized" '^fail.sockaddr_unsized.*suite missing' \
+	expect console patched "$L/check-$tag-baseline.log"
+broke allow-stale "the allow-list entry of a suite that no longer runs" 'STALE' \
+	"$kd" --allow "$allow" --log console "$L/check-$tag-baseline.log" "$L/check-$tag-baseline.log"
+# An allow-list entry that names more than one suite.
+{ cat "$allow"; echo "console *  broad on purpose"; } >"$tmp/allow-broad"
+broke allow-broad "an allow-list entry over every KUnit suite" 'BROAD' \
+	"$kd" --allow "$tmp/allow-broad" --log console "$L/check-$tag-baseline.log" "$L/check-$tag-patched.log"
+
+# The fuzzer: a path whose every call failed, and another N than the
+# recorded digest's.  Judged by lib.sh's fuzz_paths, as make check does.
+if [ -s "$L/fuzz.out" ] && check_extra fuzz; then
+	n=$(sed -n 's/^ *calls: *\([0-9]*\) made.*/\1/p' "$L/fuzz.out")
+	seed=$(sed -n 's/^ *seed: *\([0-9]*\)$/\1/p' "$L/fuzz.out")
+	first=$(fuzz_path_floors | awk '$3 > 0 {print $1; exit}')
+	sed -E "s/^( *path $first calls=[0-9]+) ok=[0-9]+$/\1 ok=0/" "$L/fuzz.out" >"$tmp/fuzz.out"
+	broke fuzz-path-never-ok "path $first: every call failed" "^fail.fuzz-path-$first" \
+		run_results fuzz_paths "$tmp/fuzz.out" "$n" "$seed" "$ROOT/config/fuzz-paths"
+	broke fuzz-digest-unrecorded "another number of calls than the recorded digest's" '^fail.fuzz-digest' \
+		run_results fuzz_paths "$L/fuzz.out" "$((n + 1))" "$seed" "$ROOT/config/fuzz-paths"
+fi
+
+# A compiler warning only the patched kernel has.
+wb=$(objdir baseline "$tc")/warnings wp=$(objdir patched "$tc")/warnings
+if [ -f "$wb" ] && [ -f "$wp" ]; then
+	{ cat "$wp"; echo "net/core/dev.c: warning: broken on purpose [-Wbreak]"; } | sort -u >"$tmp/warnings"
+	broke warnings-new "one warning added to the patched record" '^fail.warnings' run_results warnings_compare "$wb" "$tmp/warnings" warnings
+fi
+[ -z "$standalone" ] || finish
