@@ -53,7 +53,7 @@ new_warnings() {
 }
 
 boot_phase() {
-	local v pid kind out
+	local v pid
 	# Both kernels boot at once: each TCG guest uses one host core.
 	stage "boot baseline + patched ($tag, in parallel)"
 	note "accelerator: $("$ROOT"/scripts/accel.sh "$(kernel_image "$(objdir baseline "$tc")")")"
@@ -87,17 +87,8 @@ boot_phase() {
 	stage "compare baseline vs patched ($tag)"
 	# The allow-list's entries name their log: ktap (the .ktap files)
 	# or console (KUnit, the .log files).
-	for kind in ktap log; do
-		out=$BUILD/logs/compare-$tag-$kind.txt
-		if "$BUILD"/host/ktapdiff --allow "$ROOT"/config/allowed-differences \
-			--log "$([ "$kind" = log ] && echo console || echo ktap)" \
-			"$BUILD/logs/check-$tag-baseline.$kind" "$BUILD/logs/check-$tag-patched.$kind" >"$out" 2>&1; then
-			result pass "compare-$ARCH_NAME-$kind"
-		else
-			result fail "compare-$ARCH_NAME-$kind" "see $(rel "$out")"
-		fi
-		cat "$out"
-	done
+	compare_runs "compare-$tag-ktap" ktap "$BUILD/logs/check-$tag-baseline.ktap" "$BUILD/logs/check-$tag-patched.ktap"
+	compare_runs "compare-$tag-log" console "$BUILD/logs/check-$tag-baseline.log" "$BUILD/logs/check-$tag-patched.log"
 	stage_end
 }
 

@@ -74,14 +74,7 @@ for v in baseline patched; do
 done
 
 stage "compare baseline vs patched"
-out=$logs/debian-compare.txt
-if "$BUILD"/host/ktapdiff --allow "$ROOT"/config/allowed-differences --log ktap \
-	"$logs/debian-baseline.ktap" "$logs/debian-patched.ktap" >"$out" 2>&1; then
-	result pass compare-ktap
-else
-	result fail compare-ktap "see $(rel "$out")"
-fi
-cat "$out"
+compare_runs debian-compare ktap "$logs/debian-baseline.ktap" "$logs/debian-patched.ktap"
 for v in baseline patched; do
 	check "console-$v" "no kernel report in $(rel "$logs/debian-$v.log")" scripts/console-check.sh "$logs/debian-$v.log"
 done

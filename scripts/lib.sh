@@ -646,6 +646,22 @@ expect_check() {
 	return "$rc"
 }
 
+# compare_runs NAME LOG BASELINE PATCHED: the two kernels' runs of one
+# log (ktap or console) compared case by case with the allow-list, one
+# result NAME; the comparison in build/logs/NAME.txt and on stdout.  The
+# one comparison of every pipeline (make check on each arch,
+# check-debian, check-btf).
+compare_runs() {
+	local out=$BUILD/logs/$1.txt
+	if "$BUILD"/host/ktapdiff --allow "$ROOT"/config/allowed-differences --log "$2" \
+		"$3" "$4" >"$out" 2>&1; then
+		result pass "$1"
+	else
+		result fail "$1" "see $(rel "$out")"
+	fi
+	cat "$out"
+}
+
 # ktap_counts LOG NAME: validate one KTAP log with ktapdiff --check and
 # add its case counts to $RESULTS.
 ktap_counts() {
