@@ -23,12 +23,14 @@ t0=$(date +%s)
 R=$BUILD/report$ARCH_SUFFIX
 out=$BUILD/report$ARCH_SUFFIX.md
 mkdir -p "$R"
-# x86_64, make check's architecture, gets every section.
+# config/arch's report field: "full" (x86_64: every section, the gcc
+# kernels, the bench, the cover paragraph) or "series" (the clang
+# kernels' sections only).
 primary=no
-if [ "$ARCH_NAME" = x86_64 ]; then primary=yes; fi
+if [ "$ARCH_REPORT" = full ]; then primary=yes; fi
 
 for v in baseline patched; do
-	[ -f "$(objdir "$v" clang)/vmlinux" ] || die "no $v clang vmlinux: run make check$ARCH_SUFFIX first"
+	[ -f "$(objdir "$v" clang)/vmlinux" ] || die "no $v clang vmlinux: run make check ARCH=$ARCH_NAME first"
 done
 if [ "$primary" = yes ]; then
 	for v in baseline patched; do
