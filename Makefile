@@ -32,6 +32,7 @@ help:
 	@echo "  make check-btf     BPF suite and the tree's test_progs -t sock_addr on kernels with BTF"
 	@echo "  make dkms-check    Debian 12 *-dkms modules built with dkms against baseline and patched (table)"
 	@echo "  make check-distcc  kernel objects through ccache + distcc (CCACHE_PREFIX=distcc) against a distccd on 127.0.0.1"
+	@echo "  make check-fix     patches/fixes (ieee802154 fix): reproducer breaks the unfixed kernel, passes on the fixed one; fuzzer FUZZ_KNOWN=1"
 	@echo "  make check-debian  baseline and patched as .debs, dpkg-installed in Debian 12, booted with systemd; daemons + suites compared"
 	@echo "  make check-arm64   make check ARCH=arm64: the comparison on arm64 (clang-19 cross build, qemu-system-aarch64 virt, TCG)"
 	@echo "Measurements and demonstrations:"

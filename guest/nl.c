@@ -166,17 +166,23 @@ int nl_setlink(const char *name, int attr, const void *data, int len)
 	return talk(NETLINK_ROUTE, &r, NULL);
 }
 
-static void init_genl(struct req *r, int family, int cmd)
+void nl_genl_init(void *msg, size_t size, int family, int cmd)
 {
 	struct genlmsghdr g = { .cmd = cmd, .version = 1 };
+	struct nlmsghdr *h = msg;
 
-	memset(r, 0, sizeof(*r));
-	r->h.nlmsg_type = family;
-	memcpy(NLMSG_DATA(&r->h), &g, sizeof(g));
-	r->h.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
+	memset(msg, 0, size);
+	h->nlmsg_type = family;
+	memcpy(NLMSG_DATA(h), &g, sizeof(g));
+	h->nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
 }
 
-static int genl_family(const char *name)
+static void init_genl(struct req *r, int family, int cmd)
+{
+	nl_genl_init(r, sizeof(*r), family, cmd);
+}
+
+int nl_genl_family(const char *name)
 {
 	struct req r, reply;
 	struct nlattr *a;
@@ -200,7 +206,7 @@ static int genl_family(const char *name)
 
 int nl_nfc_dev_up(unsigned int idx)
 {
-	int fam = genl_family(NFC_GENL_NAME);
+	int fam = nl_genl_family(NFC_GENL_NAME);
 	struct req r;
 
 	if (fam < 0)

@@ -29,6 +29,12 @@ int nl_link_up(const char *name);
 int nl_link_updown(const char *name, int up);
 /* RTM_SETLINK of attribute @attr, @len bytes of @data. */
 int nl_setlink(const char *name, int attr, const void *data, int len);
+/* A generic netlink request for command @cmd of family @family at
+ * @msg (@size bytes, zeroed first); nl_put() adds its attributes. */
+void nl_genl_init(void *msg, size_t size, int family, int cmd);
+/* The id of generic netlink family @name, or -errno (ENOENT: not there,
+ * or not visible from this network namespace). */
+int nl_genl_family(const char *name);
 /* NFC_CMD_DEV_UP on NFC device @idx (genetlink family "nfc"). */
 int nl_nfc_dev_up(unsigned int idx);
 

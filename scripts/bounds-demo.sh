@@ -59,27 +59,8 @@ demo_tree() {
 	note "src-$v-demo: $v + patches/demo"
 }
 
-# seed_objdir VARIANT: a demo tree is its main kernel's tree plus one new
-# file, so a first demo build starts from a copy of the main kernel's
-# object folder (kbuild names sources relative to the object folder: the
-# commands are the same in both trees), every copied file given one
-# timestamp later than every file of the demo tree, then the files the
-# demo patch changes touched later still: kbuild rebuilds exactly what
-# depends on them (here the new file, and vmlinux).  Without the seed
-# every object would be a ccache lookup.
-seed_objdir() {
-	local main demo src t
-	main=$(objdir "$1" "$tc") demo=$(objdir "$1-demo" "$tc") src=$BUILD/src-$1-demo
-	[ -f "$demo/vmlinux" ] && return 0
-	[ -f "$main/vmlinux" ] || return 0
-	need_space "$BUILD" 2000 "a copy of $(rel "$main")"
-	rm -rf "$demo" && cp -a "$main" "$demo" && info_del "$demo" built || return 1
-	t=$(date +%s.%N)
-	find "$demo" -print0 | xargs -0 touch -h -d "@$t"
-	sleep 1
-	git -C "$src" diff --name-only "$1" HEAD | (cd "$src" && xargs -r touch -c)
-	note "$(rel "$demo"): seeded from $(rel "$main")"
-}
+# A demo tree is its main kernel's tree plus one new file: its object
+# folder starts as a copy of the main one (lib.sh seed_objdir).
 
 # Any line of config/kernel-reports but the demo's own fails it.
 # shellcheck disable=SC2317
@@ -92,7 +73,7 @@ done
 [ "${1:-}" = trees ] && exit 0
 
 for v in baseline patched; do
-	seed_objdir "$v"
+	seed_objdir "$(objdir "$v" "$tc")" "$(objdir "$v-demo" "$tc")" "$BUILD/src-$v-demo" "$v"
 	"$ROOT"/scripts/build.sh "$BUILD/src-$v-demo" "$(objdir "$v-demo" "$tc")" "$tc" ||
 		{ result fail "demo-build-$v"; exit 1; }
 done

@@ -125,4 +125,6 @@ else
 	note "${#patches[@]} patches in $(rel "$out")/patches/$DEBIAN_SUBDIR"
 	note "in the Debian kernel source: cp -r $(rel "$out")/patches/features debian/patches/ && cat $(rel "$out")/series.append >>debian/patches/series"
 fi
+# The project's fixes of pre-existing bugs (patches/fixes): their own set.
+SIGNOFF=$signoff "$ROOT"/scripts/export-fixes.sh "$format" "$out/fixes"
 stage_end

@@ -311,6 +311,27 @@ normalise_warnings() {
 		sed -E 's#^(\.\./)+##; s#^build/src-[^/]+/##; s#^([^:]+):[0-9]+(:[0-9]+)?: #\1: #' | sort -u
 }
 
+# seed_objdir MAIN COPY SRC BASE: a kernel whose tree SRC is the tree of
+# MAIN's kernel plus a few changed files (since BASE) starts its object
+# folder COPY as a copy of MAIN (kbuild names sources relative to the
+# object folder: the commands are the same in both trees), every copied
+# file dated later than every source, then the files changed since BASE
+# dated later still: kbuild rebuilds exactly what depends on them and
+# links.  Without it every object would be a ccache lookup.  Nothing to
+# do when COPY has been built, or MAIN has not.
+seed_objdir() {
+	local main=$1 copy=$2 src=$3 base=$4 t
+	[ -f "$copy/vmlinux" ] && return 0
+	[ -f "$main/vmlinux" ] || return 0
+	need_space "$BUILD" 2000 "a copy of $(rel "$main")"
+	rm -rf "$copy" && cp -a "$main" "$copy" && info_del "$copy" built || return 1
+	t=$(date +%s.%N)
+	find "$copy" -print0 | xargs -0 touch -h -d "@$t"
+	sleep 1
+	git -C "$src" diff --name-only "$base" HEAD | (cd "$src" && xargs -r touch -c)
+	note "$(rel "$copy"): seeded from $(rel "$main")"
+}
+
 # The build-info record of an object folder, OBJ/build-info: one "KEY
 # value" line for each thing the harness made there and the inputs it
 # was made from, instead of a stamp file each.  Keys: config (config.sh:

@@ -100,6 +100,19 @@ else
 		head -3 "$tmp/am.log"
 		result fail export-stable-git-am-same-tree "not the src-patched tree"
 	fi
+	# The fixes set (patches/fixes, scripts/export-fixes.sh): git am on
+	# the pristine tree, as 6.12.118 alone takes it.
+	if [ -f "$ROOT/patches/fixes/series" ]; then
+		mapfile -t fixes < <(series_patches "$ROOT/patches/fixes/series")
+		if reset_wt && git -C "$wt" -c user.name="$(project_name)" -c user.email="$(project_email)" \
+			am -q --keep-cr "${fixes[@]/#/$tmp/stable/fixes/}" >"$tmp/am-fixes.log" 2>&1 &&
+			grep -q '^Subject: \[PATCH 6.12.y 0/' "$tmp/stable/fixes/0000-cover-letter.patch"; then
+			result pass export-stable-fixes-git-am "${#fixes[@]} fix(es) + cover letter, git am on the pristine tree"
+		else
+			head -3 "$tmp/am-fixes.log"
+			result fail export-stable-fixes-git-am "see the lines above"
+		fi
+	fi
 fi
 
 # No sign-off to be had: refused, never invented.
@@ -151,6 +164,20 @@ else
 	else
 		grep -v -e '^Applying' -e '^Now at patch' "$tmp/quilt.log" | head -5
 		result fail export-debian-quilt-fuzz0-same-tree "see the quilt lines above"
+	fi
+	# The fixes set: DEP-3 Forwarded: no, quilt with no fuzz on the
+	# pristine tree.
+	if [ -f "$ROOT/patches/fixes/series" ]; then
+		mkdir -p "$tmp/qf"
+		cp -r "$tmp/debian/fixes/patches/." "$tmp/qf/"
+		cp "$tmp/debian/fixes/series.append" "$tmp/qf/series"
+		if reset_wt && (cd "$wt" && QUILT_PATCHES=$tmp/qf QUILT_PC=.pc quilt push -a -q --fuzz=0) >"$tmp/quilt-fixes.log" 2>&1 &&
+			! (cd "$tmp/qf" && xargs grep -L -x 'Forwarded: no' <series) | grep -q .; then
+			result pass export-debian-fixes-quilt-fuzz0 "$(grep -c '^Applying' "$tmp/quilt-fixes.log") fix(es), Forwarded: no, quilt --fuzz=0 on the pristine tree"
+		else
+			grep -v -e '^Applying' -e '^Now at patch' "$tmp/quilt-fixes.log" | head -5
+			result fail export-debian-fixes-quilt-fuzz0 "see the quilt lines above"
+		fi
 	fi
 fi
 [ -n "${KEEP_WT:-}" ] || reset_wt >/dev/null 2>&1

@@ -4,7 +4,8 @@
 #                     every patch compiles, no new W=1 warnings
 #   make check-cross  s390-only files of the series (net/iucv), cross-compiled per patch
 #   make check-btf    the BPF suite on gcc-12 kernels with BTF (kfunc unix path rewrite)
-.PHONY: completeness check-bisect check-cross checkpatch check-testmod check-btf dkms-check check-distcc
+#   make check-fix    patches/fixes (the ieee802154 fix): unfixed kernel broken once, fixed kernel tested and fuzzed
+.PHONY: completeness check-bisect check-cross checkpatch check-testmod check-btf dkms-check check-distcc check-fix
 
 # Without TREE= it reads build/src-patched, which the tree stage makes.
 completeness:
@@ -33,3 +34,8 @@ dkms-check:
 # Kernel objects through distcc (CCACHE_PREFIX) against a local distccd
 check-distcc:
 	@scripts/check-distcc.sh
+
+# The ieee802154 fix of docs/fuzz-findings.md (patches/fixes) on the
+# patched kernel: reproducer, fixed kernel, fuzzer with FUZZ_KNOWN=1
+check-fix:
+	@scripts/test-fix-ieee802154.sh

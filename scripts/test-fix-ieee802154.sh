@@ -1,0 +1,270 @@
+#!/bin/bash
+# make check-fix: the fix of the ieee802154 NULL dereference the fuzzer
+# found (docs/fuzz-findings.md, patches/fixes/), tested end to end:
+#   - the fix applies with git am on the patched branch (baseline + the
+#     series) in its own worktree, build/src-patched-fix, and passes the
+#     tree's checkpatch.pl --strict;
+#   - that tree is built through scripts/build.sh in its own object
+#     folder, seeded from the patched kernel's (only socket.c and the
+#     link are new work);
+#   - the reproducer (guest/ieee802154_master.c) on the unfixed patched
+#     kernel, one boot per path, each must end in a KASAN null-ptr-deref
+#     report in the expected function (break-once evidence); on the
+#     6.12.118 baseline kernel too when make check has built it;
+#   - the reproducer on the fixed kernel: a clean boot, every case
+#     passes (bind() ENODEV, sendto() ENXIO, the frame dropped), and
+#     what an unprivileged user namespace reaches;
+#   - the fuzzer on the fixed kernel with the known-bug calls let
+#     through (FUZZ_KNOWN=1), FIX_FUZZ_N calls (default 200000) of seed
+#     1: no kernel report, all calls made, digest equal to the host's
+#     dry run.
+# Appends to $RESULTS when set (make check-full); standalone it ends
+# with "N passed, N failed, N skipped".
+#   - with FIX_USERNS=1, a third kernel, the unfixed one with user and
+#     network namespaces (config/userns.config; make check's kernels
+#     have none), and the reproducer's userns case on it: what an
+#     unprivileged unshare -Urn reaches.
+# Env: TOOLCHAIN (clang), FIX_FUZZ_N, FIX_BOOT_TIMEOUT (s, per reproducer
+# boot, default 600), FIX_USERNS=1.
+set -uo pipefail
+# shellcheck source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+standalone=0
+if [ -z "${RESULTS:-}" ]; then
+	standalone=1
+	results_init check-fix
+fi
+# Where this run's results start: in a pipeline, its exit status says
+# whether one of them failed.
+first_result=$(( $(wc -l <"$RESULTS") + 1 ))
+tc=${TOOLCHAIN:-clang}
+FIXES=$ROOT/patches/fixes
+FIX_SRC=$BUILD/src-patched-fix
+fuzz_n=${FIX_FUZZ_N:-200000}
+suite=ieee802154_master
+mkdir -p "$BUILD/logs"
+
+# The reproducer's crash cases: case, then the function (ERE) the KASAN
+# report must name.  Static helpers may be inlined into their callers.
+CASES="bond_raw_bind ieee802154_get_dev
+team_dgram_bind ieee802154_get_dev
+tun_user_dgram_bind ieee802154_get_dev
+tun_rx ieee802154_(dgram_deliver|rcv)
+dgram_send_nowpan (dgram_sendmsg|wpan_dev_hard_header)"
+
+# Stop here (standalone: with the count line) when a step that later
+# steps need fails.
+stop() {
+	result fail "$1" "$2"
+	[ "$standalone" = 1 ] && finish
+	exit 1
+}
+
+# --- the fixed tree ----------------------------------------------------
+# fix_tree: build/src-patched-fix, the patched branch plus the series of
+# patches/fixes, remade only when either changes.
+fix_tree() {
+	local repo=$BUILD/linux want p
+	want="$(git -C "$repo" rev-parse patched) $(series_patches "$FIXES/series" |
+		while read -r p; do cat "$FIXES/$p"; done | sha256sum | cut -c1-16)"
+	[ "$(cat "$FIX_SRC.sum" 2>/dev/null)" = "$want" ] && return 0
+	if [ ! -d "$FIX_SRC" ]; then
+		need_space "$BUILD" 1600 "worktree src-patched-fix"
+		git -C "$repo" -c checkout.workers=0 worktree add -q -f --detach "$FIX_SRC" patched || return 1
+	fi
+	git -C "$FIX_SRC" am --abort >/dev/null 2>&1
+	git -C "$FIX_SRC" checkout -q -f -B patched-fix patched || return 1
+	while read -r p; do
+		git -C "$FIX_SRC" am -q --keep-cr "$FIXES/$p" >"$BUILD/logs/fix-am.log" 2>&1 || {
+			git -C "$FIX_SRC" am --abort >/dev/null 2>&1
+			echo "ERROR: $p does not apply to the patched branch (see $(rel "$BUILD/logs/fix-am.log"))" >&2
+			return 1
+		}
+	done < <(series_patches "$FIXES/series")
+	echo "$want" >"$FIX_SRC.sum"
+}
+
+stage "fix: tree (patched + patches/fixes)"
+"$ROOT"/scripts/tree.sh patched >/dev/null || stop fix-tree "scripts/tree.sh failed"
+fix_tree || stop fix-tree "patches/fixes does not apply to the patched branch"
+result pass fix-tree "$(git -C "$FIX_SRC" log --format=%s patched..HEAD | paste -sd ';' -)"
+# checkpatch without the git history this tree lacks (an unpacked
+# tarball): UNKNOWN_COMMIT_ID can only say the Fixes: id is not in it.
+bad=()
+while read -r p; do
+	out=$(cd "$FIX_SRC" && ./scripts/checkpatch.pl --strict "$FIXES/$p" 2>&1)
+	total=$(grep '^total:' <<<"$out")
+	others=$(grep -E '^(ERROR|WARNING|CHECK):' <<<"$out" | grep -v '^WARNING: Unknown commit id' || true)
+	case "$total" in
+	"total: 0 errors, 0 warnings, 0 checks"* | "total: 0 errors, 1 warnings, 0 checks"*) ;;
+	*) bad+=("$p: $total") ;;
+	esac
+	[ -z "$others" ] || bad+=("$p: $others")
+	note "checkpatch --strict $p: $total"
+done < <(series_patches "$FIXES/series")
+if [ "${#bad[@]}" = 0 ]; then
+	result pass fix-checkpatch "0 errors, 0 checks; no warning but UNKNOWN_COMMIT_ID (no history in this tree)"
+else
+	printf '    %s\n' "${bad[@]}"
+	result fail fix-checkpatch "${#bad[@]} problems"
+fi
+stage_end
+
+# --- kernels and the reproducer's initramfs -----------------------------
+unfixed_dir=$(objdir patched "$tc")
+fixed_dir=$(objdir patched-fix "$tc")
+"$ROOT"/scripts/build.sh "$BUILD/src-patched" "$unfixed_dir" "$tc" ||
+	stop fix-build-unfixed "see $(rel "$unfixed_dir")/build.log"
+unfixed=$(kernel_image "$unfixed_dir")
+# The fixed tree differs from the patched one in the fixes' files: its
+# object folder starts as a copy (lib.sh seed_objdir).
+seed_objdir "$unfixed_dir" "$fixed_dir" "$FIX_SRC" patched || stop fix-build "seeding $(rel "$fixed_dir") failed"
+# The fixed kernel builds beside the unfixed kernel's boots.
+bg_start fix-kernel "$ROOT"/scripts/build.sh "$FIX_SRC" "$fixed_dir" "$tc"
+
+stage "fix: reproducer initramfs"
+make -s -C "$ROOT" BUILD="$BUILD" guest-bins SUITES="$suite" || stop fix-guest "guest program did not build"
+cpio=$GUEST_OUT/$suite.cpio
+"$ROOT"/scripts/initramfs.sh "$cpio" "$GUEST_OUT/init" "$GUEST_OUT/$suite"
+stage_end
+
+export BOOT_TIMEOUT=${FIX_BOOT_TIMEOUT:-600} SUITE_TIMEOUT=300
+
+# repro_boot KERNEL LOG CASES: the reproducer alone, cases CASES.
+repro_boot() {
+	"$ROOT"/scripts/boot.sh "$1" "$cpio" "$2" "suites=$suite" "i154.cases=$3" \
+		</dev/null >"${2%.log}.out" 2>&1
+}
+
+# kasan_in LOG FUNC: the KASAN report line naming FUNC (ERE), if any.
+kasan_in() {
+	grep -a -m1 -E "KASAN: null-ptr-deref in ($2)\+|RIP: [0-9a-f]{4}:($2)\+" "$1" | tr -d '\r'
+}
+
+# --- break once: the unfixed kernels ------------------------------------
+stage "fix: reproducer on the unfixed patched kernel, one boot per path"
+first=1
+while read -r c fn; do
+	log=$BUILD/logs/fix-unfixed-$c.log
+	cases=$c
+	# The namespace measurements ride along in the first boot.
+	[ "$first" = 1 ] && cases=userns,$c
+	first=0
+	t0=$(date +%s)
+	repro_boot "$unfixed" "$log" "$cases"; rc=$?
+	dt=$(( $(date +%s) - t0 ))
+	hit=$(kasan_in "$log" "$fn")
+	if [ "$rc" != 0 ] && [ -n "$hit" ] && grep -a -q 'KASAN: null-ptr-deref' "$log"; then
+		result pass "fix-unfixed-$c" "${dt}s: ${hit#*] }"
+	else
+		sed 's/^/  | /' "${log%.log}.out" | tail -3
+		result fail "fix-unfixed-$c" "boot rc=$rc, no KASAN null-ptr-deref in $fn (console: $(rel "$log"))"
+	fi
+	grep -a -h -E "^ *# obs i154\.$c\." "${log%.log}.ktap" | tr -d '\r' | sed 's/^ */    /' | tail -3
+done <<<"$CASES"
+# 6.12.118 without the series, when make check has built it: the bug
+# is pre-existing.
+base=$(kernel_image "$(objdir baseline "$tc")")
+if [ -f "$base" ]; then
+	log=$BUILD/logs/fix-baseline-bond_raw_bind.log
+	repro_boot "$base" "$log" bond_raw_bind; rc=$?
+	hit=$(kasan_in "$log" ieee802154_get_dev)
+	if [ "$rc" != 0 ] && [ -n "$hit" ]; then
+		result pass fix-baseline-bond_raw_bind "6.12.118 alone: ${hit#*] }"
+	else
+		result fail fix-baseline-bond_raw_bind "boot rc=$rc, no KASAN report (console: $(rel "$log"))"
+	fi
+else
+	result skip fix-baseline-bond_raw_bind "no baseline kernel (make check builds it)"
+fi
+stage_end
+
+bg_wait fix-kernel || stop fix-build "see $(rel "$fixed_dir")/build.log"
+result pass fix-build "$(rel "$(kernel_image "$fixed_dir")")"
+fixed=$(kernel_image "$fixed_dir")
+
+# --- the fixed kernel -----------------------------------------------------
+stage "fix: reproducer on the fixed kernel, every case in one boot"
+log=$BUILD/logs/fix-fixed.log
+ktap=${log%.log}.ktap
+t0=$(date +%s)
+repro_boot "$fixed" "$log" all; rc=$?
+dt=$(( $(date +%s) - t0 ))
+if [ "$rc" = 0 ]; then
+	result pass fix-fixed-boot "${dt}s, clean console, KTAP complete"
+else
+	sed 's/^/  | /' "${log%.log}.out" | tail -3
+	result fail fix-fixed-boot "boot rc=$rc (console: $(rel "$log"))"
+fi
+# The serial port ends lines with CR LF.
+ktap_txt=$(tr -d '\r' <"$ktap")
+# obs C STEP: that step's "ret=.. errno=.." on the fixed kernel.
+obs() {
+	grep -a -m1 -E "^ *# obs i154\.$1\.$2: " <<<"$ktap_txt" | sed 's/.*: //'
+}
+# case_ok C STEP WANT: the case passed (KTAP) and its step says WANT.
+case_ok() {
+	local c=$1 step=$2 want=$3 got
+	got=$(obs "$c" "$step")
+	if grep -a -q -E "^ *ok [0-9]+ global\.$c\$" <<<"$ktap_txt" && [ "$got" = "$want" ]; then
+		result pass "fix-fixed-$c" "$step: $got"
+	else
+		result fail "fix-fixed-$c" "$step: ${got:-no obs line}, want $want"
+	fi
+}
+case_ok bond_raw_bind bind_short "ret=-1 errno=ENODEV"
+case_ok team_dgram_bind bind_short "ret=-1 errno=ENODEV"
+case_ok tun_user_dgram_bind bind_short "ret=-1 errno=ENODEV"
+case_ok tun_rx write_frame "ret=15 errno=0"
+case_ok dgram_send_nowpan sendto_unbound "ret=-1 errno=ENXIO"
+# userns_result NAME KTAP: the userns case's verdict and summary line.
+userns_result() {
+	local txt sum
+	txt=$(tr -d '\r' <"$2")
+	sum=$(grep -a -m1 '# userns: ' <<<"$txt" | sed 's/.*# userns: //')
+	if grep -a -q -E '^ *ok [0-9]+ global\.userns # SKIP' <<<"$txt"; then
+		result skip "$1" "$sum"
+	elif grep -a -q -E '^ *ok [0-9]+ global\.userns$' <<<"$txt"; then
+		result pass "$1" "unprivileged unshare -Urn: $sum"
+	else
+		result fail "$1" "${sum:-no summary line}"
+	fi
+}
+userns_result fix-userns "$ktap"
+stage_end
+
+# With FIX_USERNS=1: the unfixed kernel plus user and network namespaces
+# (config/userns.config, its own object folder seeded from the unfixed
+# one), the userns case on it: what unshare -Urn reaches of the bug.
+if [ "${FIX_USERNS:-0}" = 1 ]; then
+	ns_dir=$unfixed_dir-userns
+	if [ ! -f "$ns_dir/vmlinux" ] && [ -f "$unfixed_dir/vmlinux" ]; then
+		rm -rf "$ns_dir" && cp -a "$unfixed_dir" "$ns_dir" && info_del "$ns_dir" built
+	fi
+	if EXTRA_FRAGMENTS=$ROOT/config/userns.config "$ROOT"/scripts/build.sh "$BUILD/src-patched" "$ns_dir" "$tc"; then
+		stage "fix: userns case on the unfixed kernel with namespaces"
+		log=$BUILD/logs/fix-userns.log
+		repro_boot "$(kernel_image "$ns_dir")" "$log" userns
+		userns_result fix-userns-unfixed-ns "${log%.log}.ktap"
+		grep -a -h -E '^ *# obs i154\.userns\.' "${log%.log}.ktap" | tr -d '\r' | sed 's/^ */    /'
+		stage_end
+	else
+		result fail fix-userns-unfixed-ns "kernel with namespaces: see $(rel "$ns_dir")/build.log"
+	fi
+fi
+
+stage "fix: fuzzer on the fixed kernel, FUZZ_KNOWN=1, $fuzz_n calls, seed 1"
+out=$BUILD/logs/fix-fuzz.out
+if KERNEL=$fixed FUZZ_KNOWN=1 FUZZ_LOG=$BUILD/logs/fix-fuzz.log \
+	"$ROOT"/scripts/fuzz.sh "$fuzz_n" 1 >"$out" 2>&1; then
+	result pass fix-fuzz-known "$(sed -n 's/^ *digest: *//p' "$out"); $(sed -n 's/^ *kernel reports: *//p' "$out")"
+else
+	sed -n '/^fuzz: FAIL/,$p' "$out" | head -12 | sed 's/^/  | /'
+	result fail fix-fuzz-known "see $(rel "$out")"
+fi
+sed -n '/^fuzz summary/,/^ *time:/p' "$out" | sed 's/^/  /'
+stage_end
+
+[ "$standalone" = 1 ] && finish
+! tail -n +"$first_result" "$RESULTS" | grep -q -P '^fail\t'
