@@ -264,7 +264,7 @@ if KERNEL=$unfixed FUZZ_KNOWN=1 FUZZ_LOG=$BUILD/logs/fix-fuzz-unfixed.log \
 	result fail fix-fuzz-known-unfixed "the unfixed kernel ran $fuzz_n known-bug calls without a report"
 elif line=$(grep -a -m1 -E 'kernel report after call #[0-9]+' "$out") &&
 	grep -a -q -E 'KASAN: null-ptr-deref in (ieee802154_|raw_bind|dgram_)' "$BUILD/logs/fix-fuzz-unfixed.log"; then
-	result pass fix-fuzz-known-unfixed "$(sed 's/^ *//' <<<"$line"): $(grep -a -m1 -o 'KASAN: null-ptr-deref in [^ ]*' "$BUILD/logs/fix-fuzz-unfixed.log")"
+	result pass fix-fuzz-known-unfixed "$(sed 's/^ *//' <<<"$line" | cut -c1-140)"
 else
 	sed -n '/^fuzz: FAIL/,$p' "$out" | head -8 | sed 's/^/  | /'
 	result fail fix-fuzz-known-unfixed "stopped without the ieee802154 report: see $(rel "$out")"
