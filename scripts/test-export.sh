@@ -178,6 +178,19 @@ else
 			grep -v -e '^Applying' -e '^Now at patch' "$tmp/quilt-fixes.log" | head -5
 			result fail export-debian-fixes-quilt-fuzz0 "see the quilt lines above"
 		fi
+		# ... and on top of the series, as a Debian kernel with both
+		# takes them: one quilt series, the 15 patches, then the fixes.
+		mkdir -p "$tmp/qall"
+		cp -r "$tmp/qp/." "$tmp/qf/." "$tmp/qall/"
+		cat "$tmp/qp/series" "$tmp/qf/series" >"$tmp/qall/series"
+		want=$(grep -c . "$tmp/qall/series")
+		if reset_wt && (cd "$wt" && QUILT_PATCHES=$tmp/qall QUILT_PC=.pc quilt push -a -q --fuzz=0) >"$tmp/quilt-all.log" 2>&1 &&
+			[ "$(grep -c '^Applying' "$tmp/quilt-all.log")" = "$want" ]; then
+			result pass export-debian-fixes-on-series-quilt-fuzz0 "$want patches: the series, then the fixes, quilt --fuzz=0"
+		else
+			grep -v -e '^Applying' -e '^Now at patch' "$tmp/quilt-all.log" | head -5
+			result fail export-debian-fixes-on-series-quilt-fuzz0 "see the quilt lines above"
+		fi
 	fi
 fi
 [ -n "${KEEP_WT:-}" ] || reset_wt >/dev/null 2>&1
