@@ -10,10 +10,10 @@ export TOOLCHAIN BUILD
 # Peer suites first: some set sysctls and want a fresh kernel (guest/peers.mk).
 # Then the 32-bit builds (guest/compat.mk) through the compat paths.
 # (None on an arch without COMPAT_CFLAGS, config/arch/.)
-SUITES ?= $(PEER_SUITES) netdevs sockaddr_matrix bpf_sock_addr setaddr \
-	$(if $(COMPAT_CFLAGS),netdevs_m32 sockaddr_matrix_m32 setaddr_m32)
+SUITES ?= $(PEER_SUITES) netdevs sockaddr_matrix bpf_sock_addr setaddr tap_ioctl reach \
+	$(if $(COMPAT_CFLAGS),netdevs_m32 sockaddr_matrix_m32 setaddr_m32 tap_ioctl_m32)
 
-.PHONY: all run check check-full deps tree guest-bins host-bins print-suites report cover-letter export bounds-demo bench compile-bench fuzz \
+.PHONY: all run check check-full deps tree guest-bins host-bins print-suites report cover-letter export bounds-demo bench compile-bench fuzz coverage \
 	test-host clean help deb check-debian check-arm64
 
 all: help
@@ -22,7 +22,7 @@ help:
 	@echo "Main:"
 	@echo "  make run           build the patched kernel, boot it in QEMU, run the guest suites (N passed, N failed)"
 	@echo "  make check         baseline vs patched, hardened clang-19, compared case by case + harness tests (what CI runs)"
-	@echo "  make check-full    make check + completeness, check-bisect, check-testmod, check-cross, check-btf, checkpatch, dkms-check, check-debian, check-arm64, check-distcc, check-fix"
+	@echo "  make check-full    make check + completeness, check-bisect, check-testmod, check-cross, check-btf, checkpatch, dkms-check, check-debian, check-arm64, check-distcc, coverage, check-fix"
 	@echo "Heavier checks (make check-full runs them):"
 	@echo "  make completeness  Coccinelle + grep: unconverted callbacks and callers left in the patched tree"
 	@echo "  make check-bisect  every patch compiled on its own, gcc-12 and clang-19, W=1 (PATCHES=N ONLY=\"5 10\")"
@@ -32,6 +32,7 @@ help:
 	@echo "  make check-btf     BPF suite and the tree's test_progs -t sock_addr on kernels with BTF"
 	@echo "  make dkms-check    Debian 12 *-dkms modules built with dkms against baseline and patched (table)"
 	@echo "  make check-distcc  kernel objects through ccache + distcc (CCACHE_PREFIX=distcc) against a distccd on 127.0.0.1"
+	@echo "  make coverage      patch coverage: gcov kernels boot every suite + fuzzer; each changed hunk executed on both or listed"
 	@echo "  make check-fix     patches/fixes (ieee802154 fix): reproducer breaks the unfixed kernel, passes on the fixed one; fuzzer FUZZ_KNOWN=1"
 	@echo "  make check-debian  baseline and patched as .debs, dpkg-installed in Debian 12, booted with systemd; daemons + suites compared"
 	@echo "  make check-arm64   make check ARCH=arm64: the comparison on arm64 (clang-19 cross build, qemu-system-aarch64 virt, TCG)"
@@ -122,6 +123,11 @@ fuzz:
 
 bounds-demo:
 	@scripts/tree.sh && scripts/guest.sh && scripts/bounds-demo.sh
+
+# Patch coverage: gcov kernels booted with every suite and the fuzzer;
+# per patch and hunk, executed on both kernels or listed (build/coverage/).
+coverage:
+	@scripts/tree.sh && scripts/coverage.sh
 
 # make deb: gcc-12, Debian's compiler, unless TOOLCHAIN= is given (the
 # file's own default above is make check's clang).

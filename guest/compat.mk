@@ -5,7 +5,7 @@
 # kernel's compat paths (compat_ifreq, compat msghdr, compat socketcall).
 # Needs IA32_EMULATION (config/x86_64.config) and Debian's gcc-multilib;
 # COMPAT_CFLAGS (-m32) comes from config/arch/x86_64, the one arch with them.
-COMPAT_SUITES := netdevs sockaddr_matrix setaddr
+COMPAT_SUITES := netdevs sockaddr_matrix setaddr tap_ioctl
 
 .SECONDEXPANSION:
 $(patsubst %,$(GUEST_OUT)/%_m32,$(COMPAT_SUITES)): $(GUEST_OUT)/%_m32: $$(GUEST_SRCS_$$*)

@@ -16,6 +16,9 @@
  *   suite_timeout=N   seconds per suite before SIGKILL (default 120)
  *   init_panic=1      trigger a kernel panic instead of testing
  *   init_hang=1       sleep forever before printing the KTAP plan
+ *   gcov_out=DEV      after the suites, copy the kernel's coverage
+ *                     counters (.gcda files) to DEV (guest/gcov_dump.c,
+ *                     make coverage)
  *
  * Output: a top-level KTAP document with one test per suite; each
  * suite's output is re-printed indented by two spaces, which makes it a
@@ -46,6 +49,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gcov_dump.h"
+
 #define MAX_SUITES	64
 #define NAME_MAX_LEN	64
 #define DEFAULT_TIMEOUT	120
@@ -61,6 +66,7 @@ struct config {
 	int panic;
 	int hang;
 	char ktap[64];		/* ktap=DEV: where the KTAP goes */
+	char gcov_out[64];	/* gcov_out=DEV: where the counters go */
 };
 
 static void say(const char *fmt, ...)
@@ -254,6 +260,8 @@ parse:
 			c->hang = 1;
 		else if (!strncmp(tok, "ktap=", 5))
 			snprintf(c->ktap, sizeof(c->ktap), "%s", tok + 5);
+		else if (!strncmp(tok, "gcov_out=", 9))
+			snprintf(c->gcov_out, sizeof(c->gcov_out), "%s", tok + 9);
 	}
 	if (c->timeout <= 0)
 		c->timeout = DEFAULT_TIMEOUT;
@@ -537,6 +545,9 @@ int main(void)
 	fflush(stdout);
 	for (i = 0; i < cfg.nsuites; i++)
 		run_suite(i + 1, cfg.suites[i], cfg.timeout);
+	/* After every suite, so the counters hold the whole run. */
+	if (cfg.gcov_out[0])
+		say("gcov: %d files to %s", gcov_dump(cfg.gcov_out), cfg.gcov_out);
 	say("done");
 	power_off();
 }

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Netlink requests netdevs needs: create or delete a link (vcan, dummy,
- * veth), set one up, and bring an NFC device up.  One request per socket, acked.
+ * veth; macvtap and ipvtap on a lower device), set one up, and bring an NFC device up.  One request per socket, acked.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <net/if.h>
 #include <linux/genetlink.h>
 #include <linux/if.h>
 #include <linux/if_link.h>
@@ -125,6 +126,26 @@ int nl_newlink(const char *name, const char *kind, const char *peer,
 		nest_end(&r, pinfo);
 		nest_end(&r, data);
 	}
+	nest_end(&r, info);
+	return talk(NETLINK_ROUTE, &r, NULL);
+}
+
+int nl_newlink_on(const char *name, const char *kind, const char *lower,
+		  const unsigned char *mac)
+{
+	unsigned int link = if_nametoindex(lower);
+	struct nlattr *info;
+	struct req r;
+
+	if (!link)
+		return -errno;
+	init_link(&r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
+	put_str(&r, IFLA_IFNAME, name);
+	put(&r, IFLA_LINK, &link, sizeof(link));
+	if (mac)
+		put(&r, IFLA_ADDRESS, mac, 6);
+	info = put(&r, IFLA_LINKINFO, NULL, 0);
+	put_str(&r, IFLA_INFO_KIND, kind);
 	nest_end(&r, info);
 	return talk(NETLINK_ROUTE, &r, NULL);
 }

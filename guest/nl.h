@@ -23,6 +23,10 @@ int nl_request(int proto, void *msg, void *reply, size_t size);
 /* All return 0 or -errno. */
 int nl_newlink(const char *name, const char *kind, const char *peer,
 	       const unsigned char *mac);
+/* RTM_NEWLINK of a @kind (macvtap, ipvtap) on top of device @lower
+ * (IFLA_LINK), with address @mac (6 bytes) when given. */
+int nl_newlink_on(const char *name, const char *kind, const char *lower,
+		  const unsigned char *mac);
 int nl_dellink(const char *name);
 int nl_link_up(const char *name);
 /* RTM_NEWLINK setting IFF_UP (@up) or clearing it. */

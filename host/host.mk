@@ -58,9 +58,10 @@ $(BUILD)/host/ktap_test: $(HOSTMK_ROOT)/tests/ktap_test.c $(KTAP_SRC)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(C_WARN) -I$(HOSTMK_ROOT)/host -o $@ $(filter %.c,$^)
 
-$(GUEST_OUT)/init: $(HOSTMK_ROOT)/guest/init.c
+$(GUEST_OUT)/init: $(HOSTMK_ROOT)/guest/init.c $(HOSTMK_ROOT)/guest/gcov_dump.c \
+		   $(HOSTMK_ROOT)/guest/gcov_dump.h
 	@mkdir -p $(@D)
-	$(GUEST_CC) -static $(C_WARN) -o $@ $<
+	$(GUEST_CC) -static $(C_WARN) -o $@ $(filter %.c,$^)
 
 GUEST_DIR := $(HOSTMK_ROOT)/guest
 SUITE_UTIL := $(GUEST_DIR)/suite_util.c $(GUEST_DIR)/suite_util.h

@@ -19,9 +19,20 @@ ktap=${log%.log}.ktap
 mkdir -p "$(dirname "$log")"
 : >"$log"; : >"$ktap"
 
+# make coverage (GCOV_DUMP=1): after the suites, guest/init copies the
+# kernel's gcov counters to a serial port of their own (config/arch's
+# gcov), saved as LOG minus .log plus .gcov.
+gcov=()
+if [ "${GCOV_DUMP:-0}" = 1 ]; then
+	[ -n "${ARCH_GCOV:-}" ] || die "config/arch/$ARCH_NAME has no gcov channel (make coverage runs on x86_64)"
+	: >"${log%.log}.gcov"
+	gcov=(-serial "file:${log%.log}.gcov")
+	set -- "$@" "gcov_out=/dev/$ARCH_GCOV"
+fi
+
 # The machine's own options: config/arch/$ARCH; its arguments and the
 # command line: lib.sh.
-qemu_argv "$accel" "$log" "$kernel" "$(boot_append "$accel") $*" -initrd "$initrd"
+qemu_argv "$accel" "$log" "$kernel" "$(boot_append "$accel") $*" -initrd "$initrd" "${gcov[@]}"
 qemu_run "$timeout_s" "$log" "$ktap" : "${QEMU_ARGV[@]}"
 rc=$QEMU_RC dur=$QEMU_DUR
 RELLOG=$(rel "$log")

@@ -30,4 +30,6 @@ nested check-debian "kernel as .debs, Debian 12 + systemd + daemons, baseline vs
 nested check-arm64 "arm64: both kernels cross-built, booted on QEMU virt, compared" \
 	env ARCH=arm64 "$ROOT"/scripts/check.sh
 full check-distcc "kernel objects through distcc (CCACHE_PREFIX) on 127.0.0.1" "$ROOT"/scripts/check-distcc.sh
+# make coverage: its results (builds, boots, the table's verdict) here.
+nested coverage "patch coverage: gcov kernels, every changed hunk executed or listed" "$ROOT"/scripts/coverage.sh
 full check-fix "ieee802154 fix (patches/fixes): reproducer unfixed and fixed, fuzzer FUZZ_KNOWN=1" "$ROOT"/scripts/test-fix-ieee802154.sh

@@ -10,7 +10,7 @@ set -euo pipefail
 src=$(realpath "$1") obj=$(realpath -m "$2") tc=$3
 frags=("$ROOT"/config/base.config "$ROOT"/config/net.config
 	"$ROOT"/config/bpf.config "$ROOT"/config/kunit.config
-	"$ROOT"/config/fuzz-netdevs.config)
+	"$ROOT"/config/fuzz-netdevs.config "$ROOT"/config/reach.config)
 [ -z "$ARCH_FRAGMENT" ] || frags+=("$ROOT/config/$ARCH_FRAGMENT")
 toolchain "$tc"
 [ -z "$TC_FRAGMENT" ] || frags+=("$ROOT/config/$TC_FRAGMENT")

@@ -157,6 +157,9 @@ git -C "$tmp/t/linux" worktree prune 2>/dev/null || true
 unlisted=$(grep -ohE '\$\{[A-Z][A-Z0-9_]*:[-=]' "$ROOT"/scripts/*.sh "$ROOT"/tests/*.sh |
 	sed -E 's/^\$\{([A-Z0-9_]+).*/\1/' | sort -u |
 	grep -v -x -F -f <(grep -v '^#' "$ROOT/config/variables" | awk '{for (i = 1; i <= NF && $i ~ /^[A-Z][A-Z0-9_]*$/; i++) print $i}') || true)
+# make coverage's line maps and verdict rules (scripts/coverage-table.py).
+check coverage-table-selftest "line maps through diffs, sides judged" \
+	python3 "$ROOT"/scripts/coverage-table.py --self-test
 check variables-listed "config/variables lists every variable read${unlisted:+; not listed: $(echo $unlisted)}" test -z "$unlisted"
 
 # Shell scripts pass shellcheck.

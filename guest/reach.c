@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Directed calls into the kernel's own socket users, whose kernel_bind()
+ * and ->connect() calls the series changes and that no other suite
+ * reaches (make coverage; config/reach.config builds them in):
+ *   9p over TCP (with and without privport) and over a unix socket
+ *   (net/9p/trans_fd.c), an NFSv4 mount (sunrpc's xprtsock.c, and
+ *   rpc_sockname() in clnt.c for the callback address), nfsd's
+ *   listener added through /proc/fs/nfsd/portlist (svcsock.c), an SMB
+ *   mount with srcaddr= (fs/smb/client/connect.c), a Ceph mount
+ *   (net/ceph/messenger.c), the IPVS sync daemon as master and as
+ *   backup (ip_vs_sync.c), mISDN's base and data sockets
+ *   (drivers/isdn/mISDN/socket.c), L2TPv3 tunnels whose sockets the
+ *   kernel makes (l2tp_core.c, udp_tunnel_core.c, ip6_udp_tunnel.c).
+ * And user calls into changed lines the fuzzer does not reach: IPv6
+ * TCP, UDP and DCCP sockets connecting to a v4-mapped address (the
+ * IPv4 connect under them), SCTP_SOCKOPT_BINDX_ADD (sctp_bind_add()),
+ * a raw NFC LLCP bind, a passthru macvlan's address change and removal
+ * (the lower device's address set and restored), a balance-alb bond's
+ * address change and an active-backup bond with fail_over_mac=follow
+ * changing its active port (bond_alb.c, bond_do_fail_over_mac()).
+ * Where there is no server, a request fails after the changed call;
+ * what each returned is printed, to be compared baseline vs patched:
+ *   # obs reach.<name>: ret=.. errno=..
+ * A test fails only when its call did not come back within its bound
+ * (a mount runs in a child, which is left behind when it hangs).  Run
+ * anywhere but the test guest, every test skips.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <net/if_arp.h>
+#include <netinet/in.h>
+#include <sys/ioctl.h>
+#include <linux/genetlink.h>
+#include <linux/if_link.h>
+#include <linux/ip_vs.h>
+#include <linux/l2tp.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sctp.h>
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "kselftest_harness.h"
+#pragma GCC diagnostic pop
+
+#include "guestenv.h"
+#include "nl.h"
+#include "suite_util.h"
+
+#ifndef SOL_SCTP
+#define SOL_SCTP	132	/* glibc has it in lksctp's netinet/sctp.h only */
+#endif
+#define MOUNT_BOUND	60	/* s: a mount that has not failed by then hangs */
+
+static void obs(const char *name, int err)
+{
+	printf("# obs reach.%s: ret=%d errno=%s\n", name, err ? -1 : 0, errno_name(err));
+}
+
+/*
+ * mount(2) of @type from @src with @data in a child, as the mount may
+ * sleep until a timeout of its own; the errno, or -1 when it had not
+ * returned after MOUNT_BOUND seconds (the child is left behind).
+ */
+static int try_mount(const char *src, const char *type, const char *data)
+{
+	char dir[64];
+	int status, err = 0;
+	pid_t pid;
+
+	snprintf(dir, sizeof(dir), "/tmp/reach-%s", type);
+	mkdir(dir, 0755);
+	pid = fork();
+	if (pid < 0)
+		return errno;
+	if (pid == 0) {
+		if (mount(src, dir, type, 0, data))
+			_exit(errno & 0xff);
+		umount(dir);
+		_exit(0);
+	}
+	for (int i = 0; i < MOUNT_BOUND * 10; i++) {
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			err = WIFEXITED(status) ? WEXITSTATUS(status) : EINTR;
+			return err;
+		}
+		nanosleep(&ts, NULL);
+	}
+	return -1;
+}
+
+/* TEST()'s wrapper has a parameter a plain test does not use. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
+#define MOUNT_TEST(name, src, type, data)				\
+TEST(name)								\
+{									\
+	int err;							\
+									\
+	GUEST_ONLY();							\
+	err = try_mount(src, type, data);				\
+	obs(#name, err);						\
+	ASSERT_NE(-1, err) TH_LOG("mount -t %s %s: no answer in %d s",	\
+				  type, src, MOUNT_BOUND);		\
+}
+
+/* p9_fd_create_tcp(): kernel_connect(); privport: p9_bind_privport(). */
+MOUNT_TEST(p9_tcp, "127.0.0.1", "9p", "trans=tcp,port=1")
+MOUNT_TEST(p9_tcp_privport, "127.0.0.1", "9p", "trans=tcp,port=1,privport")
+/* p9_fd_create_unix(): ->connect() on a path nobody listens on. */
+MOUNT_TEST(p9_unix, "/tmp/reach-no-9p-server", "9p", "trans=unix")
+/* No clientaddr=: nfs4_init_client() finds one with rpc_localaddr(). */
+MOUNT_TEST(nfs4, "127.0.0.1:/", "nfs4", "vers=4.0,addr=127.0.0.1,soft,timeo=10,retrans=1")
+/* srcaddr=: bind_socket(); then generic_ip_connect(). */
+MOUNT_TEST(smb, "//127.0.0.1/none", "cifs",
+	   "ip=127.0.0.1,port=1,username=reach,password=reach,srcaddr=127.0.0.1")
+/* ceph_tcp_connect(), retried until mount_timeout. */
+MOUNT_TEST(ceph, "127.0.0.1:1:/", "ceph", "name=reach,mount_timeout=3")
+
+/* nfsd: a TCP listener, svc_create_socket()'s kernel_bind(). */
+TEST(nfsd_portlist)
+{
+	const char *line = "tcp 2049\n";
+	int fd, err = 0;
+
+	GUEST_ONLY();
+	mkdir("/proc/fs/nfsd", 0755);
+	if (mount("nfsd", "/proc/fs/nfsd", "nfsd", 0, NULL) && errno != EBUSY)
+		err = errno;
+	if (!err) {
+		fd = open("/proc/fs/nfsd/portlist", O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, line, strlen(line)) < 0)
+			err = errno;
+		if (fd >= 0)
+			close(fd);
+	}
+	obs("nfsd_portlist", err);
+}
+
+/* IPVS_CMD_NEW_DAEMON then IPVS_CMD_DEL_DAEMON, for @state on lo. */
+static void ipvs_daemon(struct __test_metadata *_metadata, const char *name,
+			unsigned int state)
+{
+	char key[40], msg[512];
+	unsigned int id = 7;
+	struct nlattr *d;
+	int family = nl_genl_family(IPVS_GENL_NAME), ret;
+
+	ASSERT_LT(0, family) TH_LOG("genetlink family IPVS: %s", errno_name(-family));
+	for (int cmd = IPVS_CMD_NEW_DAEMON; cmd <= IPVS_CMD_DEL_DAEMON; cmd++) {
+		nl_genl_init(msg, sizeof(msg), family, cmd);
+		d = nl_put(msg, IPVS_CMD_ATTR_DAEMON, NULL, 0);
+		nl_put(msg, IPVS_DAEMON_ATTR_STATE, &state, sizeof(state));
+		nl_put(msg, IPVS_DAEMON_ATTR_MCAST_IFN, "lo", 3);
+		nl_put(msg, IPVS_DAEMON_ATTR_SYNC_ID, &id, sizeof(id));
+		nl_nest_end(msg, d);
+		ret = nl_request(NETLINK_GENERIC, msg, NULL, 0);
+		snprintf(key, sizeof(key), "%s_%s", name,
+			 cmd == IPVS_CMD_NEW_DAEMON ? "start" : "stop");
+		obs(key, -ret);
+	}
+}
+
+/* make_send_sock(): bind_mcastif_addr()'s kernel_bind(), kernel_connect(). */
+TEST(ipvs_sync_master)
+{
+	GUEST_ONLY();
+	ipvs_daemon(_metadata, "ipvs_sync_master", IP_VS_STATE_MASTER);
+}
+
+/* make_receive_sock(): kernel_bind() of the multicast group. */
+TEST(ipvs_sync_backup)
+{
+	GUEST_ONLY();
+	ipvs_daemon(_metadata, "ipvs_sync_backup", IP_VS_STATE_BACKUP);
+}
+
+/* mISDN has no uapi header: include/linux/mISDNif.h's values. */
+#define AF_ISDN_		34
+#define ISDN_P_BASE		0
+#define ISDN_P_TE_S0		0x01
+struct sockaddr_misdn {
+	sa_family_t family;
+	unsigned char dev, channel, sapi, tei;
+};
+
+/* base_sock_bind(), data_sock_bind(): device 99 does not exist. */
+static void misdn_bind(const char *name, int type, int proto)
+{
+	struct sockaddr_misdn a = { .family = AF_ISDN_, .dev = 99 };
+	int fd = socket(AF_ISDN_, type, proto), err = 0;
+
+	if (fd < 0) {
+		err = errno;
+	} else {
+		if (bind(fd, (struct sockaddr *)&a, sizeof(a)))
+			err = errno;
+		close(fd);
+	}
+	obs(name, err);
+}
+
+TEST(misdn_base_bind)
+{
+	GUEST_ONLY();
+	misdn_bind("misdn_base_bind", SOCK_RAW, ISDN_P_BASE);
+}
+
+TEST(misdn_data_bind)
+{
+	GUEST_ONLY();
+	misdn_bind("misdn_data_bind", SOCK_DGRAM, ISDN_P_TE_S0);
+}
+
+
+/* An IPv6 socket of @type/@proto connecting to ::ffff:127.0.0.1: the
+ * IPv4 connect under tcp_v6_connect(), __ip6_datagram_connect() and
+ * dccp_v6_connect(). */
+static void v4mapped_connect(const char *name, int type, int proto)
+{
+	struct sockaddr_in6 a = { .sin6_family = AF_INET6, .sin6_port = htons(9) };
+	int fd = socket(AF_INET6, type, proto), err = 0;
+
+	inet_pton(AF_INET6, "::ffff:127.0.0.1", &a.sin6_addr);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)))
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	obs(name, err);
+}
+
+TEST(v4mapped_tcp)
+{
+	GUEST_ONLY();
+	v4mapped_connect("v4mapped_tcp", SOCK_STREAM, 0);
+}
+
+TEST(v4mapped_udp)
+{
+	GUEST_ONLY();
+	v4mapped_connect("v4mapped_udp", SOCK_DGRAM, 0);
+}
+
+TEST(v4mapped_dccp)
+{
+	GUEST_ONLY();
+	v4mapped_connect("v4mapped_dccp", SOCK_DCCP, IPPROTO_DCCP);
+}
+
+/* sctp_setsockopt_bindx() and sctp_bind_add(): a second local address. */
+TEST(sctp_bindx_add)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(9911) };
+	int fd, err = 0;
+
+	GUEST_ONLY();
+	fd = socket(AF_INET, SOCK_SEQPACKET, IPPROTO_SCTP);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a))) {
+		err = errno;
+	} else {
+		a.sin_addr.s_addr = htonl(INADDR_LOOPBACK + 1);
+		if (setsockopt(fd, SOL_SCTP, SCTP_SOCKOPT_BINDX_ADD, &a, sizeof(a)))
+			err = errno;
+	}
+	if (fd >= 0)
+		close(fd);
+	obs("sctp_bindx_add", err);
+}
+
+/* llcp_raw_sock_bind(): no NFC device 99. */
+TEST(nfc_llcp_raw_bind)
+{
+	struct {
+		sa_family_t sa_family;
+		unsigned int dev_idx, target_idx, nfc_protocol;
+		unsigned char dsap, ssap;
+		char service_name[63];
+		size_t service_name_len;
+	} a = { .sa_family = 39 /* AF_NFC */, .dev_idx = 99 };
+	int fd, err = 0;
+
+	GUEST_ONLY();
+	fd = socket(39, SOCK_RAW, 1 /* NFC_SOCKPROTO_LLCP */);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)))
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	obs("nfc_llcp_raw_bind", err);
+}
+
+/* L2TPv3 tunnel @id made by the kernel (no L2TP_ATTR_FD): its own
+ * socket, bound and connected, then deleted. */
+static void l2tp_tunnel(struct __test_metadata *_metadata, const char *name,
+			unsigned int id, unsigned short encap, int v6)
+{
+	int family = nl_genl_family(L2TP_GENL_NAME), ret;
+	unsigned char ver = 3;
+	unsigned short port = htons(1700 + id);
+	struct in6_addr lo6 = IN6ADDR_LOOPBACK_INIT;
+	unsigned int lo4 = htonl(INADDR_LOOPBACK);
+	char key[48], msg[512];
+
+	ASSERT_LT(0, family) TH_LOG("genetlink family l2tp: %s", errno_name(-family));
+	nl_genl_init(msg, sizeof(msg), family, L2TP_CMD_TUNNEL_CREATE);
+	nl_put(msg, L2TP_ATTR_CONN_ID, &id, sizeof(id));
+	nl_put(msg, L2TP_ATTR_PEER_CONN_ID, &id, sizeof(id));
+	nl_put(msg, L2TP_ATTR_PROTO_VERSION, &ver, sizeof(ver));
+	nl_put(msg, L2TP_ATTR_ENCAP_TYPE, &encap, sizeof(encap));
+	if (v6) {
+		nl_put(msg, L2TP_ATTR_IP6_SADDR, &lo6, sizeof(lo6));
+		nl_put(msg, L2TP_ATTR_IP6_DADDR, &lo6, sizeof(lo6));
+	} else {
+		nl_put(msg, L2TP_ATTR_IP_SADDR, &lo4, sizeof(lo4));
+		nl_put(msg, L2TP_ATTR_IP_DADDR, &lo4, sizeof(lo4));
+	}
+	if (encap == L2TP_ENCAPTYPE_UDP) {
+		nl_put(msg, L2TP_ATTR_UDP_SPORT, &port, sizeof(port));
+		nl_put(msg, L2TP_ATTR_UDP_DPORT, &port, sizeof(port));
+	}
+	ret = nl_request(NETLINK_GENERIC, msg, NULL, 0);
+	snprintf(key, sizeof(key), "%s_create", name);
+	obs(key, -ret);
+	nl_genl_init(msg, sizeof(msg), family, L2TP_CMD_TUNNEL_DELETE);
+	nl_put(msg, L2TP_ATTR_CONN_ID, &id, sizeof(id));
+	ret = nl_request(NETLINK_GENERIC, msg, NULL, 0);
+	snprintf(key, sizeof(key), "%s_delete", name);
+	obs(key, -ret);
+}
+
+TEST(l2tp_udp4)
+{
+	GUEST_ONLY();
+	l2tp_tunnel(_metadata, "l2tp_udp4", 41, L2TP_ENCAPTYPE_UDP, 0);
+}
+
+TEST(l2tp_udp6)
+{
+	GUEST_ONLY();
+	l2tp_tunnel(_metadata, "l2tp_udp6", 42, L2TP_ENCAPTYPE_UDP, 1);
+}
+
+TEST(l2tp_ip4)
+{
+	GUEST_ONLY();
+	l2tp_tunnel(_metadata, "l2tp_ip4", 43, L2TP_ENCAPTYPE_IP, 0);
+}
+
+TEST(l2tp_ip6)
+{
+	GUEST_ONLY();
+	l2tp_tunnel(_metadata, "l2tp_ip6", 44, L2TP_ENCAPTYPE_IP, 1);
+}
+
+/* SIOCSIFHWADDR on @dev with a 6-byte address ending in @last. */
+static int set_mac(const char *dev, unsigned char last)
+{
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), err = 0;
+	unsigned char mac[6] = { 0x02, 0, 0, 0, 0x5e, last };
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
+	ifr.ifr_hwaddr.sa_family = ARPHRD_ETHER;
+	memcpy(ifr.ifr_hwaddr.sa_data, mac, sizeof(mac));
+	if (fd < 0 || ioctl(fd, SIOCSIFHWADDR, &ifr))
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+/* A macvlan in passthru mode on @lower: RTM_NEWLINK with IFLA_MACVLAN_MODE. */
+static int make_macvlan_passthru(const char *name, const char *lower)
+{
+	struct {
+		struct nlmsghdr h;
+		struct ifinfomsg ifi;
+		char buf[256];
+	} req = { 0 };
+	unsigned int link = if_nametoindex(lower), mode = MACVLAN_MODE_PASSTHRU;
+	struct nlattr *info, *data;
+
+	req.h.nlmsg_type = RTM_NEWLINK;
+	req.h.nlmsg_flags = NLM_F_CREATE | NLM_F_EXCL;
+	req.h.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi));
+	req.ifi.ifi_family = AF_UNSPEC;
+	nl_put(&req, IFLA_IFNAME, name, strlen(name) + 1);
+	nl_put(&req, IFLA_LINK, &link, sizeof(link));
+	info = nl_put(&req, IFLA_LINKINFO, NULL, 0);
+	nl_put(&req, IFLA_INFO_KIND, "macvlan", sizeof("macvlan"));
+	data = nl_put(&req, IFLA_INFO_DATA, NULL, 0);
+	nl_put(&req, IFLA_MACVLAN_MODE, &mode, sizeof(mode));
+	nl_nest_end(&req, data);
+	nl_nest_end(&req, info);
+	return nl_request(NETLINK_ROUTE, &req, NULL, 0);
+}
+
+/* macvlan_set_mac_address() passthru, macvlan_port_destroy() restoring
+ * the lower device's address. */
+TEST(macvlan_passthru)
+{
+	GUEST_ONLY();
+	ASSERT_EQ(0, nl_newlink("rmvl0", "dummy", NULL, NULL));
+	obs("macvlan_passthru_create", -make_macvlan_passthru("rmvp0", "rmvl0"));
+	obs("macvlan_passthru_set", set_mac("rmvp0", 0x31));
+	obs("macvlan_passthru_delete", -nl_dellink("rmvp0"));
+	obs("macvlan_passthru_lower_delete", -nl_dellink("rmvl0"));
+}
+
+/* Write @val to /sys/class/net/@path: the errno, 0 on success. */
+static int sysfs_put(const char *path, const char *val)
+{
+	char p[160];
+	int fd, err = 0;
+
+	snprintf(p, sizeof(p), "/sys/class/net/%s", path);
+	fd = open(p, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (write(fd, val, strlen(val)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/* Bond @bond in @mode (and fail_over_mac @fom) over dummies @p1, @p2. */
+static void bond_make(const char *bond, const char *mode, const char *fom,
+		      const char *p1, const char *p2)
+{
+	char f[64], v[32];
+
+	snprintf(v, sizeof(v), "+%s", bond);
+	obs("bond_create", sysfs_put("bonding_masters", v));
+	snprintf(f, sizeof(f), "%s/bonding/mode", bond);
+	obs("bond_mode", sysfs_put(f, mode));
+	if (fom) {
+		snprintf(f, sizeof(f), "%s/bonding/fail_over_mac", bond);
+		obs("bond_fail_over_mac", sysfs_put(f, fom));
+	}
+	obs("bond_up", -nl_link_up(bond));
+	snprintf(f, sizeof(f), "%s/bonding/slaves", bond);
+	for (const char *p = p1; p; p = p == p1 ? p2 : NULL) {
+		/* Down: bonding refuses a port that is up (EPERM). */
+		nl_newlink(p, "dummy", NULL, NULL);
+		snprintf(v, sizeof(v), "+%s", p);
+		obs("bond_enslave", sysfs_put(f, v));
+	}
+}
+
+static void bond_remove(const char *bond, const char *p1, const char *p2)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "-%s", bond);
+	obs("bond_delete", sysfs_put("bonding_masters", v));
+	nl_dellink(p1);
+	nl_dellink(p2);
+}
+
+/* balance-alb: bond_alb_handle_active_change() on enslaving,
+ * alb_set_mac_address() and alb_set_slave_mac_addr() on an address
+ * change of the bond. */
+TEST(bond_alb_set_mac)
+{
+	GUEST_ONLY();
+	bond_make("rbond1", "balance-alb", NULL, "rba1", "rba2");
+	obs("bond_alb_set_mac", set_mac("rbond1", 0x41));
+	bond_remove("rbond1", "rba1", "rba2");
+}
+
+/* active-backup, fail_over_mac=follow: bond_do_fail_over_mac() swaps
+ * the two ports' addresses when the active one changes. */
+TEST(bond_fail_over_mac_follow)
+{
+	GUEST_ONLY();
+	bond_make("rbond2", "active-backup", "follow", "rbf1", "rbf2");
+	obs("bond_active_slave", sysfs_put("rbond2/bonding/active_slave", "rbf2"));
+	bond_remove("rbond2", "rbf1", "rbf2");
+}
+
+#pragma GCC diagnostic pop
+
+TEST_HARNESS_MAIN

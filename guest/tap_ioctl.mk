@@ -1,0 +1,11 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest suite tap_ioctl: SIOCGIFHWADDR/SIOCSIFHWADDR on the character
+# devices of macvtap and ipvtap (config/reach.config; included by
+# host/host.mk).
+GUEST_SRCS_tap_ioctl := $(GUEST_DIR)/tap_ioctl.c $(GUEST_DIR)/nl.c \
+			$(GUEST_DIR)/nl.h $(GUEST_DIR)/guestenv.h \
+			$(SUITE_UTIL) $(KSELFTEST_HDRS)
+
+$(GUEST_OUT)/tap_ioctl: $(GUEST_SRCS_tap_ioctl)
+	@mkdir -p $(@D)
+	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)

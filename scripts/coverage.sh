@@ -1,0 +1,154 @@
+#!/bin/bash
+# make coverage: which of the lines the series changes the booted kernels
+# execute.  Both kernels are built as make check builds them (clang-19
+# hardened, x86_64) plus the kernel's own gcov support
+# (config/coverage.config), with every object the series changes
+# profiled: GCOV_PROFILE_<object>.o := y in its Makefile, the way
+# Documentation/dev-tools/gcov.rst says, in a worktree of its own
+# (build/src-<variant>-gcov; the sources and their line numbers are
+# those of build/src-<variant>).  Each kernel boots twice, as make check
+# boots it: every guest suite, then the fuzzer; after the last suite
+# guest/init copies the counters out (GCOV_DUMP=1, scripts/boot.sh).
+# llvm-cov-19 gcov (the gcov of the compiler that built them) turns them
+# into line counts, and scripts/coverage-table.py judges every hunk of
+# every patch on both kernels: executed, not executed, no code (only
+# declarations), or not built, against config/coverage-unreached (the
+# hunks QEMU cannot run, with the reason) and config/expect/coverage
+# (the floors).  Table: build/coverage/table.md.
+# Usage: scripts/coverage.sh   (FUZZ_N: the fuzzer's calls, default 200000)
+set -uo pipefail
+# shellcheck source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+standalone=0
+if [ -z "${RESULTS:-}" ]; then
+	standalone=1
+	results_init coverage
+fi
+first_result=$(( $(wc -l <"$RESULTS") + 1 ))
+tc=clang
+[ "${TOOLCHAIN:-clang}" = clang ] || die "make coverage measures make check's kernels: TOOLCHAIN=clang"
+[ "$ARCH_NAME" = x86_64 ] || die "make coverage runs on x86_64 (config/arch/$ARCH_NAME has no gcov channel)"
+OUT=$BUILD/coverage
+fuzz_n=${FUZZ_N:-200000}
+mkdir -p "$OUT" "$BUILD/logs"
+
+stop() {
+	result fail "$1" "$2"
+	[ "$standalone" = 1 ] && finish
+	exit 1
+}
+
+# profile_makefiles TREE: GCOV_PROFILE_<object>.o := y, in the Makefile
+# (or Kbuild file) of its folder, for every .c file the series changes
+# that TREE has.  A file without a Makefile beside it is #included by a
+# file of the folder above (net/mctp/test/route-test.c by route.c): that
+# one is profiled, and its counters hold the included lines.
+profile_makefiles() {
+	local wt=$1 f dir mk inc
+	while read -r f; do
+		f=${f%.o}.c dir=$(dirname "$f")
+		[ -f "$wt/$f" ] || continue
+		if [ ! -f "$wt/$dir/Kbuild" ] && [ ! -f "$wt/$dir/Makefile" ]; then
+			inc=$(grep -l -F "#include \"$(basename "$dir")/$(basename "$f")\"" "$wt/$(dirname "$dir")"/*.c | head -n 1)
+			[ -n "$inc" ] || continue
+			f=${inc#"$wt"/} dir=$(dirname "$f")
+		fi
+		mk=$wt/$dir/Kbuild
+		[ -f "$mk" ] || mk=$wt/$dir/Makefile
+		grep -q '^# make coverage' "$mk" || printf '\n# make coverage (scripts/coverage.sh)\n' >>"$mk"
+		echo "GCOV_PROFILE_$(basename "${f%.c}").o := y" >>"$mk"
+	done < <(touched_objects)
+}
+
+# gcov_tree VARIANT: build/src-VARIANT-gcov, a worktree at
+# build/src-VARIANT's commit with the Makefiles profiling the series'
+# objects; its object folder starts as a copy of make check's.
+gcov_tree() {
+	local v=$1 wt=$BUILD/src-$1-gcov commit
+	commit=$(git -C "$BUILD/src-$v" rev-parse HEAD) || return 1
+	if [ ! -e "$wt/.git" ]; then
+		need_space "$BUILD" 1600 "worktree src-$v-gcov"
+		git -C "$BUILD/linux" -c checkout.workers=0 worktree add -q -f --detach "$wt" "$commit" || return 1
+	fi
+	# Back to the commit, then the Makefile lines again: the same
+	# worktree state, so an unchanged kernel is not rebuilt.
+	git -C "$wt" checkout -q -f --detach "$commit" || return 1
+	profile_makefiles "$wt"
+	seed_objdir "$(objdir "$v" "$tc")" "$wt/out-$tc" "$wt" HEAD
+}
+
+stage "coverage: kernels with gcov (clang, x86_64)"
+"$ROOT"/scripts/tree.sh patched >/dev/null || stop coverage-tree "scripts/tree.sh failed"
+for v in baseline patched; do
+	gcov_tree "$v" || stop "coverage-tree-$v" "worktree src-$v-gcov"
+	obj=$BUILD/src-$v-gcov/out-$tc
+	if EXTRA_FRAGMENTS=$ROOT/config/coverage.config "$ROOT"/scripts/build.sh "$BUILD/src-$v-gcov" "$obj" "$tc"; then
+		result pass "coverage-build-$v" "$(find "$obj" -name '*.gcno' | wc -l) objects profiled"
+	else
+		stop "coverage-build-$v" "see $(rel "$obj")/build.log"
+	fi
+done
+"$ROOT"/scripts/guest.sh || stop coverage-guest "guest programs did not build"
+# fuzz.sh's make finds the fuzzer built: the two boots start together.
+make -s -C "$ROOT" BUILD="$BUILD" guest-bins SUITES=fuzz || stop coverage-guest "the fuzzer did not build"
+make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/host/ktapdiff" || stop coverage-guest "ktapdiff did not build"
+stage_end
+
+# boot_both NAME CMD...: CMD KERNEL LOG (a boot of KERNEL, its console
+# into LOG) for both kernels at once, each on one core, the counters
+# copied out after the suites; one result per kernel.
+boot_both() {
+	local name=$1 v pid; shift
+	for v in baseline patched; do
+		GCOV_DUMP=1 "$@" "$(kernel_image "$BUILD/src-$v-gcov/out-$tc")" "$BUILD/logs/coverage-$name-$v.log" \
+			>"$BUILD/logs/coverage-$name-$v.out" 2>&1 &
+		eval "pid_$v=$!"
+	done
+	for v in baseline patched; do
+		pid=pid_$v
+		if wait "${!pid}"; then
+			result pass "coverage-$name-$v" "$(grep -a -m1 -o 'gcov: [0-9-]* files' "$BUILD/logs/coverage-$name-$v.ktap")"
+		else
+			result fail "coverage-$name-$v" "see $(rel "$BUILD/logs/coverage-$name-$v.out")"
+		fi
+		sed "s/^/  [$v] /" "$BUILD/logs/coverage-$name-$v.out" | tail -n 4
+	done
+}
+
+suites_boot() { "$ROOT"/scripts/boot.sh "$1" "$GUEST_OUT/initramfs.cpio" "$2"; }
+fuzz_boot() { KERNEL=$1 FUZZ_LOG=$2 "$ROOT"/scripts/fuzz.sh "$fuzz_n" 1; }
+
+stage "coverage: boot both kernels, every guest suite"
+boot_both suites suites_boot
+# The same suites as make check, as many of them (config/expect/).
+for v in baseline patched; do
+	expect_check ktap "$BUILD/logs/coverage-suites-$v.ktap" "$v"
+	expect_check console "$BUILD/logs/coverage-suites-$v.log" "$v"
+done
+stage_end
+
+stage "coverage: boot both kernels, fuzzer ($fuzz_n calls, seed 1)"
+boot_both fuzz fuzz_boot
+stage_end
+
+stage "coverage: line counts and the table"
+table_args=()
+for v in baseline patched; do
+	rm -rf "${OUT:?}/$v" && mkdir -p "$OUT/$v"
+	table_args+=("--$v" "$BUILD/src-$v-gcov" "$BUILD/src-$v-gcov/out-$tc" "$OUT/$v"
+		"$BUILD/logs/coverage-suites-$v.gcov" "$BUILD/logs/coverage-fuzz-$v.gcov")
+done
+if python3 "$ROOT"/scripts/coverage-table.py "${table_args[@]}" \
+	--series "$BUILD/src-patched" --unreached "$ROOT/config/coverage-unreached" \
+	--floors "$ROOT/config/expect/coverage" --out "$OUT" >"$OUT/table.out" 2>&1; then
+	result pass coverage-table "$(tail -n 1 "$OUT/table.out")"
+else
+	result fail coverage-table "$(tail -n 1 "$OUT/table.out")"
+fi
+sed 's/^/  /' "$OUT/table.out"
+note "table: $(rel "$OUT")/table.md"
+stage_end
+
+[ "$standalone" = 1 ] && finish
+! tail -n +"$first_result" "$RESULTS" | grep -q -P '^fail\t'
