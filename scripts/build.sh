@@ -5,8 +5,6 @@
 # Usage: scripts/build.sh SRC OBJ TOOLCHAIN   (TOOLCHAIN: gcc | clang)
 # BUILD_TARGETS: kbuild targets (default the arch profile's image; make check-btf adds
 # modules, for the Module.symvers an external module needs).
-# KBUILD_VARS: kbuild variable assignments for the make command line
-# (make coverage: GCOV_PROFILE_<object>=y for the files the series touches).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -19,7 +17,7 @@ stage "kernel $tc $(basename "$src" | sed s/^src-//)"
 # takes tens of seconds on 2 cores.
 targets=${BUILD_TARGETS:-$ARCH_TARGET}
 image=$(kernel_image "$obj")
-key="$tc $(git -C "$src" rev-parse HEAD) $(git -C "$src" status --porcelain | sha256sum | cut -c1-16) $(info_get "$obj" config)${BUILD_TARGETS:+ $targets}${KBUILD_VARS:+ $(sha256sum <<<"$KBUILD_VARS" | cut -c1-16)}"
+key="$tc $(git -C "$src" rev-parse HEAD) $(git -C "$src" status --porcelain | sha256sum | cut -c1-16) $(info_get "$obj" config)${BUILD_TARGETS:+ $targets}"
 if [ -f "$image" ] && [ "$(info_get "$obj" built)" = "$key" ]; then
 	note "$(basename "$image") up to date"
 	stage_end
@@ -37,8 +35,6 @@ ccache_env
 mk=(make -C "$src" O="$obj" -j"${JOBS:-$(nproc)}")
 toolchain "$tc"
 mk+=("${KBUILD_CC[@]}")
-# shellcheck disable=SC2206 # assignments: words by design
-[ -z "${KBUILD_VARS:-}" ] || mk+=($KBUILD_VARS)
 
 log=$obj/build.log
 if ! with_heartbeat "$log" "${mk[@]}" $targets; then
