@@ -14,8 +14,9 @@
  *   kernel makes (l2tp_core.c, udp_tunnel_core.c, ip6_udp_tunnel.c).
  * And user calls into changed lines the fuzzer does not reach: IPv6
  * TCP, UDP and DCCP sockets connecting to a v4-mapped address (the
- * IPv4 connect under them), SCTP_SOCKOPT_BINDX_ADD (sctp_bind_add()),
- * a raw NFC LLCP bind, a passthru macvlan's address change and removal
+ * IPv4 connect under them), SCTP_SOCKOPT_BINDX_ADD (the user's way to
+ * what sctp_bind_add() does for DLM, compared here as a witness: no line
+ * of it is changed), a raw NFC LLCP bind, a passthru macvlan's address change and removal
  * (the lower device's address set and restored), a balance-alb bond's
  * address change and an active-backup bond with fail_over_mac=follow
  * changing its active port (bond_alb.c, bond_do_fail_over_mac()).
@@ -263,7 +264,8 @@ TEST(v4mapped_dccp)
 	v4mapped_connect("v4mapped_dccp", SOCK_DCCP, IPPROTO_DCCP);
 }
 
-/* sctp_setsockopt_bindx() and sctp_bind_add(): a second local address. */
+/* sctp_setsockopt_bindx(): a second local address (sctp_bind_add(),
+ * changed by patch 05, is reached only from DLM). */
 TEST(sctp_bindx_add)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(9911) };
