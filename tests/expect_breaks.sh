@@ -81,9 +81,10 @@ broke bpf-skipped "bpf_sock_addr's cases all skipped" '^fail.bpf_sock_addr.*(flo
 # A false guest check (guestenv.h): the device suites skip.
 { suite_edit setaddr skip | suite_edit netdevs skip; } <"$P" >"$tmp/b2"
 broke devices-skipped "netdevs and setaddr skipped (guest check false)" '^fail.*(not an allowed skip|floor)' expect ktap patched "$tmp/b2"
-# An arch profile without compat_cflags: the three 32-bit suites gone.
+# An arch profile without compat_cflags: the four 32-bit suites gone.
 if grep -q '^ok [0-9]* setaddr_m32$' "$P"; then
-	{ suite_edit netdevs_m32 drop | suite_edit sockaddr_matrix_m32 drop | suite_edit setaddr_m32 drop; } <"$P" >"$tmp/b3"
+	{ suite_edit netdevs_m32 drop | suite_edit sockaddr_matrix_m32 drop | suite_edit setaddr_m32 drop |
+		suite_edit tap_ioctl_m32 drop; } <"$P" >"$tmp/b3"
 	broke compat-dropped "the 32-bit suites not built" '^fail.*suite missing' expect ktap patched "$tmp/b3"
 fi
 # Fewer cases: the matrix loses one; one case skips.
