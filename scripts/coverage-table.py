@@ -50,7 +50,7 @@ def git(repo, *args):
 # --- the series: hunks per patch, and the line maps between trees ------
 
 Hunk = collections.namedtuple(
-    "Hunk", "patch path os ol ns nl head text added")
+    "Hunk", "patch path os ol ns nl head text")
 
 
 def parse_diff(text, patch):
@@ -80,7 +80,7 @@ def parse_diff(text, patch):
         elif cur is not None and line[:1] in ("+", "-") and not line.startswith(("+++", "---")):
             cur["text"].append(line)
     return {p: [Hunk(patch, p, h["os"], h["ol"], h["ns"], h["nl"], h["head"],
-                     "\n".join(h["text"]), False) for h in hs]
+                     "\n".join(h["text"])) for h in hs]
             for p, hs in out.items()}
 
 
@@ -190,7 +190,7 @@ def decode_dump(log, objdir, dest):
     return files
 
 
-def line_counts(tree, objdir, gcda_dir, files, counts, functions):
+def line_counts(tree, objdir, gcda_dir, files, counts):
     """Add each .gcda's line counts (llvm-cov gcov's intermediate format,
     the object's own source and the headers it inlined) to
     counts[path][line]; paths relative to the tree."""
@@ -219,8 +219,6 @@ def line_counts(tree, objdir, gcda_dir, files, counts, functions):
                     elif path and line.startswith("lcount:"):
                         ln, c = line[7:].split(",")[:2]
                         counts[path][int(ln)] += int(c)
-                    elif path and line.startswith("function:"):
-                        functions[path].add(line[9:].split(",")[-1])
             os.unlink(out)
 
 
@@ -228,9 +226,6 @@ class Kernel:
     def __init__(self, name, tree, objdir, out, logs):
         self.name, self.tree, self.objdir = name, os.path.realpath(tree), os.path.realpath(objdir)
         self.counts = collections.defaultdict(collections.Counter)
-        self.functions = collections.defaultdict(set)
-        self.profiled = {os.path.relpath(os.path.join(d, f), self.objdir)[:-5] + ".c"
-                         for d, _, fs in os.walk(self.objdir) for f in fs if f.endswith(".gcno")}
         self.built = {os.path.relpath(os.path.join(d, f), self.objdir)[:-2] + ".c"
                       for d, _, fs in os.walk(self.objdir) for f in fs if f.endswith(".o")}
         self.boots = []
@@ -238,7 +233,7 @@ class Kernel:
             dest = os.path.join(out, f"boot{i + 1}")
             files = decode_dump(log, self.objdir, dest)
             self.boots.append((os.path.basename(log), len(files)))
-            line_counts(self.tree, self.objdir, dest, files, self.counts, self.functions)
+            line_counts(self.tree, self.objdir, dest, files, self.counts)
 
     def side(self, path, lines):
         """(state, executable lines, executed lines) of a set of lines."""
