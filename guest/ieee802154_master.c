@@ -352,18 +352,6 @@ static int read_sysctl(const char *path)
 	return v;
 }
 
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 static int userns_steps(const char *c)
 {
 	int raw, dgram, bond, team, tun, fd, n154, hwsim, legacy, nl802154;
@@ -396,9 +384,9 @@ static int userns_steps(const char *c)
 	}
 	if (obs(c, "unshare_user_net", sys(unshare(CLONE_NEWUSER | CLONE_NEWNET))))
 		return 1;
-	obs(c, "setgroups_deny", write_file("/proc/self/setgroups", "deny"));
-	obs(c, "uid_map", write_file("/proc/self/uid_map", "0 65534 1"));
-	obs(c, "gid_map", write_file("/proc/self/gid_map", "0 65534 1"));
+	obs(c, "setgroups_deny", write_str("/proc/self/setgroups", "deny"));
+	obs(c, "uid_map", write_str("/proc/self/uid_map", "0 65534 1"));
+	obs(c, "gid_map", write_str("/proc/self/gid_map", "0 65534 1"));
 	n154 = obs(c, "count_802154_type", count_802154());
 	hwsim = obs(c, "genl_mac802154_hwsim", nl_genl_family("MAC802154_HWSIM"));
 	legacy = obs(c, "genl_802154_mac", nl_genl_family("802.15.4 MAC"));

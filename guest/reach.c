@@ -431,16 +431,9 @@ TEST(macvlan_passthru)
 static int sysfs_put(const char *path, const char *val)
 {
 	char p[160];
-	int fd, err = 0;
 
 	snprintf(p, sizeof(p), "/sys/class/net/%s", path);
-	fd = open(p, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
-	if (write(fd, val, strlen(val)) < 0)
-		err = errno;
-	close(fd);
-	return err;
+	return -write_str(p, val);
 }
 
 /* Bond @bond in @mode (and fail_over_mac @fom) over dummies @p1, @p2. */

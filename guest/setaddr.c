@@ -55,16 +55,9 @@
 static int sysfs_write(const char *path, const char *val)
 {
 	char p[160];
-	int fd, ret = 0;
 
 	snprintf(p, sizeof(p), "/sys/class/net/%s", path);
-	fd = open(p, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return write_str(p, val);
 }
 
 /* Write "<op><name>" (op '+' adds, '-' removes) to sysfs file @file. */

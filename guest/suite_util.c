@@ -2,6 +2,8 @@
 /* Helpers shared by the guest suites that print obs lines. */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,4 +51,16 @@ void sockdir_remove(void)
 	closedir(d);
 	if (chdir("/") == 0)
 		rmdir(sock_dir);
+}
+
+int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
 }

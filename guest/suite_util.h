@@ -14,4 +14,7 @@ const char *errno_name(int err);
 void sockdir_enter(const char *suite);
 void sockdir_remove(void);
 
+/* Write the string @s to the file @path (sysfs, procfs): 0 or -errno. */
+int write_str(const char *path, const char *s);
+
 #endif
