@@ -21,8 +21,9 @@ full check-testmod "bpf_testmod (external module), per patch" "$ROOT"/scripts/ch
 full check-cross "s390-only files, cross-compiled (gcc-12 + clang-19)" "$ROOT"/scripts/check-cross.sh
 full check-btf "BPF sock_addr suite on BTF kernels (unix path rewritten longer)" "$ROOT"/scripts/check-btf.sh
 full checkpatch "checkpatch --strict on every patch" "$ROOT"/scripts/checkpatch.sh
-full dkms-check "Debian 12 *-dkms modules, baseline vs patched, and the LiME patch" "$ROOT"/scripts/dkms-check.sh
 # Pipelines of their own: their cases counted here (lib.sh's nested).
+nested dkms-check "out-of-tree modules: Debian 13's *-dkms and Debian 12's API users, baseline vs patched, fixes" \
+	"$ROOT"/scripts/dkms-check.sh
 # gcc-12 by default, as make check-debian: the kernel a Debian user would build.
 nested check-debian "kernel as .debs, Debian 12 + systemd + daemons, baseline vs patched" \
 	env TOOLCHAIN="${DEB_TOOLCHAIN:-gcc}" "$ROOT"/scripts/check-debian.sh

@@ -1,0 +1,52 @@
+#!/bin/bash
+# make dkms-check's verdict: measured outcomes against config/expect/dkms.
+# One result per module (SUITE PACKAGE) of OUTCOMES, in its order:
+#  - every line of the module (baseline, patched, fixed-*, fix) must be
+#    the expected one, word for word (outcome and first error);
+#  - a module that builds on the baseline and not on the patched kernel
+#    needs a fix of dkms/ that builds on both, and a word in
+#    docs/out-of-tree-modules.md;
+# and an expectation for a module dkms/modules no longer lists fails.
+# Lines of OUTCOMES and EXPECT: SUITE PACKAGE KERNEL OUTCOME [FIRST-ERROR]
+# (KERNEL: baseline, patched, fixed-baseline, fixed-patched or fix).
+# Records with lib.sh's result (RESULTS); exit 1 when one failed.
+# Usage: scripts/dkms-judge.sh OUTCOMES [EXPECT]   (default config/expect/dkms)
+set -uo pipefail
+# shellcheck source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+OUT=$1
+EXPECT=${2:-$ROOT/config/expect/dkms}
+MODULES=$ROOT/dkms/modules
+DOC=$ROOT/docs/out-of-tree-modules.md
+[ -n "${RESULTS:-}" ] || die "dkms-judge: no RESULTS file (run from dkms-check or run_results)"
+grep -q -v -E '^(#|$)' "$OUT" || { result fail dkms-outcomes "no outcome measured ($(rel "$OUT") empty)"; exit 1; }
+[ -r "$EXPECT" ] || { result fail dkms-expect "no expectation file $(rel "$EXPECT")"; exit 1; }
+rc=0
+lines() { grep -v -E '^(#|$)' "$1" | awk -v s="$2" -v p="$3" '$1 == s && $2 == p'; }
+while read -r s p; do
+	want=$(lines "$EXPECT" "$s" "$p")
+	got=$(lines "$OUT" "$s" "$p")
+	b=$(awk '$3 == "baseline" { print $4 }' <<<"$got")
+	pt=$(awk '$3 == "patched" { print $4 }' <<<"$got")
+	fixed_both=0
+	grep -q "^$s $p fixed-baseline builds" <<<"$got" && grep -q "^$s $p fixed-patched builds" <<<"$got" && fixed_both=1
+	if [ "$want" != "$got" ]; then
+		result fail "dkms-$s-$p" "outcome differs from $(rel "$EXPECT")"
+		diff <(echo "$want") <(echo "$got") | grep '^[<>]' | sed 's/^</  expected:/; s/^>/  measured:/'
+		rc=1
+	elif [ "$b" = builds ] && [ "$pt" != builds ] && [ "$fixed_both" = 0 ]; then
+		result fail "dkms-$s-$p" "broken by the series and no fix in dkms/ that builds on both kernels"
+		rc=1
+	elif [ "$b" = builds ] && [ "$pt" != builds ] && ! grep -q -F "$p" "$DOC"; then
+		result fail "dkms-$s-$p" "broken by the series and not in $(rel "$DOC")"
+		rc=1
+	else
+		result pass "dkms-$s-$p" "baseline $b, patched $pt$([ "$fixed_both" = 1 ] && echo ", fixed builds on both")"
+	fi
+done < <(grep -v -E '^(#|$)' "$OUT" | awk '!seen[$1 " " $2]++ { print $1, $2 }')
+# An expectation for a module the list no longer has: the list lost it.
+while read -r s p; do
+	grep -q -E "^$s $p " "$MODULES" || { result fail "dkms-$s-$p" "in $(rel "$EXPECT") but not in $(rel "$MODULES")"; rc=1; }
+done < <(grep -v -E '^(#|$)' "$EXPECT" | awk '!seen[$1 " " $2]++ { print $1, $2 }')
+exit "$rc"
