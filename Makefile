@@ -13,7 +13,7 @@ export TOOLCHAIN BUILD
 SUITES ?= $(PEER_SUITES) netdevs sockaddr_matrix bpf_sock_addr setaddr tap_ioctl reach \
 	$(if $(COMPAT_CFLAGS),netdevs_m32 sockaddr_matrix_m32 setaddr_m32 tap_ioctl_m32)
 
-.PHONY: all run check check-full deps tree guest-bins host-bins print-suites report cover-letter export bounds-demo bench compile-bench fuzz coverage \
+.PHONY: all run check check-full deps tree guest-bins debian-bins host-bins print-suites report cover-letter export bounds-demo bench compile-bench fuzz coverage \
 	test-host clean help deb check-debian check-arm64
 
 all: help
@@ -30,7 +30,7 @@ help:
 	@echo "  make check-testmod bpf_testmod (an external module) built per patch"
 	@echo "  make check-cross   s390-only files of the series cross-compiled per patch"
 	@echo "  make check-btf     BPF suite and the tree's test_progs -t sock_addr on kernels with BTF"
-	@echo "  make dkms-check    Debian 12 *-dkms modules built with dkms against baseline and patched (table)"
+	@echo "  make dkms-check    out-of-tree modules: every Debian 13 *-dkms (made for 6.12) + Debian 12's API users, dkms-built on baseline and patched, against config/expect/dkms"
 	@echo "  make check-distcc  kernel objects through ccache + distcc (CCACHE_PREFIX=distcc) against a distccd on 127.0.0.1"
 	@echo "  make coverage      patch coverage: gcov kernels boot every suite + fuzzer; each changed hunk executed on both or listed"
 	@echo "  make check-fix     patches/fixes (ieee802154 fix): reproducer breaks the unfixed kernel, passes on the fixed one; fuzzer FUZZ_KNOWN=1"
@@ -86,6 +86,9 @@ tree: deps
 include host/host.mk
 
 guest-bins: $(GUEST_OUT)/init $(addprefix $(GUEST_OUT)/,$(SUITES))
+
+# make check-debian's own suite (guest/oot_modules.mk), not in SUITES.
+debian-bins: $(GUEST_OUT)/oot_modules
 
 host-bins: $(BUILD)/host/ktapdiff $(BUILD)/host/ktap_test
 

@@ -3,7 +3,10 @@
 # patched built as Debian packages (make deb), installed by dpkg into a
 # Debian 12 root file system (mmdebstrap, cached), booted in QEMU with
 # systemd as PID 1; then, from a systemd unit, real daemons bind and
-# connect (networkd, sshd, dnsmasq) and the harness's guest suites run.
+# connect (networkd, sshd, dnsmasq), the out-of-tree modules dkms built
+# in the rootfs (config/debian-dkms) are loaded and used (LiME's
+# kernel_bind(), ipt-netflow's ->bind()/->connect()), and the harness's
+# guest suites run.
 # Both kernels' KTAP compared case by case as in make check.
 # Ends with "N passed, N failed, N skipped"; exit 0 only if none failed.
 #
@@ -25,7 +28,7 @@ for v in baseline patched; do
 done
 
 stage "guest programs + host tools"
-make -s -C "$ROOT" BUILD="$BUILD" guest-bins host-bins || fatal guest "guest programs or host tools did not build"
+make -s -C "$ROOT" BUILD="$BUILD" guest-bins debian-bins host-bins || fatal guest "guest programs or host tools did not build"
 stage_end
 
 stage "rootfs (Debian 12, mmdebstrap)"
@@ -35,6 +38,11 @@ stage_end
 for v in baseline patched; do
 	stage "install $v: dpkg into a copy of the rootfs, ext4 image"
 	scripts/debian-image.sh "$v" && result pass "install-$v" || fatal "install-$v" "see above"
+	# dkms build + install of each out-of-tree module, in the rootfs.
+	while IFS=$'\t' read -r name ver kver st err; do
+		if [ "$st" = built ]; then result pass "dkms-$v-$name" "$ver for $kver"
+		else result fail "dkms-$v-$name" "$ver for $kver: $err"; fi
+	done <"$BUILD/debian/$v/dkms.tsv"
 	stage_end
 done
 

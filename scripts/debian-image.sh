@@ -3,7 +3,8 @@
 # the cached Debian 12 rootfs (scripts/rootfs.sh), the make deb packages
 # installed into it by dpkg (scripts/deb-install.sh), the harness's
 # guest layer (guest/debian: the checks' unit, networkd's devices,
-# dnsmasq's name, the suites in /suites), made into an ext4 image with
+# dnsmasq's name, the suites in /suites) and the out-of-tree modules of
+# config/debian-dkms (scripts/debian-dkms.sh), made into an ext4 image with
 # mke2fs -d.  The kernel to boot is the installed package's own
 # /boot/vmlinuz-*, copied out beside the image.
 #
@@ -22,8 +23,8 @@ mapfile -t debs < <(ls "$BUILD"/deb/linux-image-*"$lv"_*.deb 2>/dev/null; ls "$B
 [ "${#debs[@]}" = 2 ] || die "no $v kernel packages (linux-image/linux-headers *$lv) in $(rel "$BUILD/deb"): make deb"
 # shellcheck disable=SC2046 # one path per word
 mapfile -t suites < <(printf '%s\n' $(make -s -C "$ROOT" --no-print-directory BUILD="$BUILD" print-suites))
-for s in "$BUILD/guest/init" "${suites[@]}"; do
-	[ -x "$s" ] || die "guest program missing: $(rel "$s") (make guest-bins)"
+for s in "$BUILD/guest/init" "$BUILD/guest/oot_modules" "${suites[@]}"; do
+	[ -x "$s" ] || die "guest program missing: $(rel "$s") (make guest-bins debian-bins)"
 done
 
 rm -rf "$out"
@@ -31,6 +32,9 @@ mkdir -p "$dir"
 need_space "$out" 2500 "a Debian disk image"
 tar -xpf "$tar" --numeric-owner -C "$dir"
 "$ROOT"/scripts/deb-install.sh "$dir" "${debs[@]}"
+# The out-of-tree modules, built by dkms in the rootfs against the
+# headers just installed; check-debian records each from dkms.tsv.
+"$ROOT"/scripts/debian-dkms.sh "$dir" "$out" || note "a dkms module did not build: see $(rel "$out")/dkms.tsv"
 
 # The harness layer.
 g=$ROOT/guest/debian
@@ -44,9 +48,12 @@ install -m 644 "$g/dnsmasq-sockaddr.conf" "$dir/etc/dnsmasq.d/sockaddr.conf"
 install -m 755 "$BUILD/guest/init" "$g/run-checks.sh" "$dir/usr/local/lib/sockaddr/"
 install -m 755 "$g/daemons.sh" "$dir/suites/debian_daemons"
 # Daemons first, while the network is as networkd made it; then the
-# harness's suites in make's SUITES order.
+# out-of-tree modules (Debian only), then the harness's suites in make's
+# SUITES order.
+install -m 755 "$BUILD/guest/oot_modules" "$dir/suites/"
 {
 	echo debian_daemons
+	echo oot_modules
 	for s in "${suites[@]}"; do
 		install -m 755 "$(realpath "$s")" "$dir/suites/"
 		basename "$s"

@@ -1,0 +1,70 @@
+#!/bin/bash
+# make check-debian: the out-of-tree modules of config/debian-dkms built
+# the way a Debian user builds them, inside the Debian rootfs: the fixed
+# module source in /usr/src/NAME-VERSION, then `dkms add`, `dkms build`
+# and `dkms install` for the kernel whose linux-image and linux-headers
+# packages dpkg just installed there (scripts/deb-install.sh).  Debian's
+# dkms and gcc-12 of the rootfs, chrooted, in a mount namespace of its
+# own (/proc, /sys, /dev bound in): nothing on the host changes.
+#
+# Usage: scripts/debian-dkms.sh ROOTDIR LOGDIR
+#        -> LOGDIR/dkms-NAME.log (dkms's output and make.log), and
+#           LOGDIR/dkms.tsv: NAME VERSION KERNEL built|failed FIRST-ERROR
+# Exit 0 when every module was installed.
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+root=$1 logs=$2
+mapfile -t kvers < <(ls "$root/lib/modules" 2>/dev/null)
+[ "${#kvers[@]}" = 1 ] || die "debian-dkms: expected one kernel in $(rel "$root")/lib/modules, found ${#kvers[@]}"
+kver=${kvers[0]}
+# build is a symlink to /usr/src/linux-headers-KVER: inside the rootfs.
+hdrs=$(readlink "$root/lib/modules/$kver/build" || true)
+[ -n "$hdrs" ] && [ -e "$root/${hdrs#/}/Makefile" ] ||
+	die "debian-dkms: no headers for $kver in the rootfs (/lib/modules/$kver/build): is linux-headers installed?"
+mkdir -p "$logs"
+: >"$logs/dkms.tsv"
+rc=0
+while read -r suite pkg files; do
+	"$ROOT"/scripts/dkms-fetch.sh "$suite" "$pkg"
+	conf=$(find "$BUILD/dkms/pkg/$suite/$pkg/usr/src" -maxdepth 2 -name dkms.conf | head -1)
+	[ -n "$conf" ] || die "debian-dkms: no dkms.conf in $pkg ($suite)"
+	src=$(dirname "$conf")
+	name=$(bash -c "cd '$src' && . ./dkms.conf >/dev/null 2>&1; echo \"\$PACKAGE_NAME\"")
+	ver=$(bash -c "cd '$src' && . ./dkms.conf >/dev/null 2>&1; echo \"\$PACKAGE_VERSION\"")
+	dest=$root/usr/src/$name-$ver
+	rm -rf "$dest"; cp -a "$src" "$dest"
+	for fix in "$ROOT/dkms/$pkg".*.patch; do
+		[ -e "$fix" ] || continue
+		patch -d "$dest" -p1 -s -F0 <"$fix" || die "debian-dkms: $(basename "$fix") does not apply to $pkg ($suite)"
+		note "$name $ver: $(basename "$fix") applied"
+	done
+	if [ -n "$files" ]; then
+		"$ROOT"/scripts/dkms-fetch.sh "${files%%:*}" "$pkg"
+		cp -a "$BUILD/dkms/pkg/${files%%:*}/$pkg/${files#*:}/." "$root/${files#*:}/"
+		note "$name: /${files#*:} from $pkg (${files%%:*})"
+	fi
+	log=$logs/dkms-$name.log
+	if unshare -m --propagation private bash -c '
+		set -e
+		for d in proc sys dev; do mount --rbind "/$d" "$1/$d"; done
+		chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C bash -c "
+			set -e
+			dkms add -m $2 -v $3
+			dkms build -m $2 -v $3 -k $4
+			dkms install -m $2 -v $3 -k $4
+			dkms status -m $2 -v $3 -k $4"
+	' _ "$root" "$name" "$ver" "$kver" >"$log" 2>&1; then
+		st=$(grep -a -F "$name/$ver, $kver, " "$log" | grep -F ': installed' | tail -1 || true)
+		note "dkms: $name $ver for $kver: ${st:-built (no status line)}"
+		printf '%s\t%s\t%s\tbuilt\t-\n' "$name" "$ver" "$kver" >>"$logs/dkms.tsv"
+	else
+		cat "$root/var/lib/dkms/$name/$ver/build/make.log" >>"$log" 2>/dev/null || true
+		err=$(grep -a -m1 -E '(error|Error|ERROR):' "$log" | sed -E 's|^[^ :]*/([^/ :]+):([0-9]+):[0-9]+:|\1:\2:|' | cut -c1-160)
+		note "dkms: $name $ver for $kver: FAILED: ${err:-see $(rel "$log")}"
+		printf '%s\t%s\t%s\tfailed\t%s\n' "$name" "$ver" "$kver" "${err:-see $(rel "$log")}" >>"$logs/dkms.tsv"
+		rc=1
+	fi
+done < <(grep -v -E '^(#|$)' "$ROOT/config/debian-dkms")
+exit "$rc"
