@@ -160,14 +160,15 @@ unlisted=$(grep -ohE '\$\{[A-Z][A-Z0-9_]*:[-=]' "$ROOT"/scripts/*.sh "$ROOT"/tes
 # make coverage's line maps and verdict rules (scripts/coverage-table.py).
 check coverage-table-selftest "line maps through diffs, sides judged" \
 	python3 "$ROOT"/scripts/coverage-table.py --self-test
+not() { ! "$@"; }
+quiet() { "$@" >/dev/null; }
 # make dkms-check's verdict (scripts/dkms-judge.sh) on its expectations
 # as if measured: every rule holds; broken once, a changed outcome fails.
 check dkms-judge-expect "config/expect/dkms judged as measured outcomes" \
-	run_results "$ROOT"/scripts/dkms-judge.sh "$ROOT/config/expect/dkms"
-not() { ! "$@"; }
+	quiet run_results "$ROOT"/scripts/dkms-judge.sh "$ROOT/config/expect/dkms"
 sed -E 's/^(trixie lime-forensics-dkms patched) .*/\1 builds/' "$ROOT/config/expect/dkms" >"$tmp/dkms-broken"
 check dkms-judge-break "LiME building on the patched kernel, unexpected: fails" \
-	not run_results "$ROOT"/scripts/dkms-judge.sh "$tmp/dkms-broken"
+	not quiet run_results "$ROOT"/scripts/dkms-judge.sh "$tmp/dkms-broken"
 check variables-listed "config/variables lists every variable read${unlisted:+; not listed: $(echo $unlisted)}" test -z "$unlisted"
 
 # Shell scripts pass shellcheck.
