@@ -23,7 +23,7 @@
 # as data: nothing of trixie is installed.
 # Usage: scripts/dkms-check.sh   (DKMS_ONLY: a space-separated subset,
 #        PACKAGE or SUITE/PACKAGE, for a quick look: the check then fails
-#        as partial; its outcomes go to build/dkms/outcomes-only)
+#        as partial; its outcomes go to build/dkms/outcomes-only-HASH)
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
@@ -39,9 +39,10 @@ if [ -z "${RESULTS:-}" ]; then
 fi
 first_result=$(( $(wc -l <"$RESULTS") + 1 ))
 mkdir -p "$W/logs"
-# A DKMS_ONLY run keeps its namespace and outcomes apart (-only): it can
-# run beside a full one.
-PART=${DKMS_ONLY:+-only}
+# A DKMS_ONLY run keeps its namespace and outcomes apart (-only-HASH of
+# the selection): it can run beside a full one, or another selection.
+PART=
+[ -z "${DKMS_ONLY:-}" ] || PART=-only-$(echo "$DKMS_ONLY" | md5sum | cut -c1-6)
 
 # The modules' own build needs: ipt-netflow's configure (pkg-config,
 # libxtables), OpenAFS's (autoconf output: flex, bison are in deps.sh).
@@ -149,7 +150,7 @@ dkms_build() {
 	# headers installed, in an overlay of /usr/lib (/lib on Debian 12)
 	# that only this namespace sees.
 	# LC_ALL=C: the compiler's quotes in plain ASCII, the same everywhere.
-	LC_ALL=C timeout "${DKMS_TIMEOUT:-1800}" unshare -m bash -c '
+	LC_ALL=C timeout "${DKMS_TIMEOUT:-3600}" unshare -m bash -c '
 		set -e
 		mount --bind "$1/var-lib-dkms" /var/lib/dkms
 		mount --bind "$1/usr-src" /usr/src
@@ -184,7 +185,7 @@ outcome() {
 	case $rc in
 	0) echo builds ;;
 	77) echo excluded ;;
-	124) echo "fails timeout after ${DKMS_TIMEOUT:-1800}s" ;;
+	124) echo "fails timeout after ${DKMS_TIMEOUT:-3600}s" ;;
 	*)
 		local e
 		e=$(first_error "$4")
@@ -266,15 +267,15 @@ read -r bs bp _ < <(awk '$3 == "baseline" && $4 == "builds" { b[$1 " " $2] = 1 }
 	$3 == "patched" && $4 != "builds" && b[$1 " " $2] { print $1, $2; exit }' "$OUT")
 if [ -n "${bp:-}" ]; then
 	awk -v s="$bs" -v p="$bp" '$1 == s && $2 == p && $3 == "patched" { $0 = s " " p " patched builds" } 1' "$OUT" >"$tmp/changed"
-	broke changed "$bp ($bs) building on the patched kernel" "outcome differs" "$tmp/changed" "$EXPECT"
+	broke changed "$bp ($bs) building on the patched kernel" "dkms-$bs-$bp.outcome differs" "$tmp/changed" "$EXPECT"
 	grep -v -E "^$bs $bp fix" "$OUT" >"$tmp/nofix"
 	grep -v -E "^$bs $bp fix" "$EXPECT" >"$tmp/nofix-expect"
-	broke nofix "$bp ($bs) without its fix, expected so" "no fix in dkms/" "$tmp/nofix" "$tmp/nofix-expect"
+	broke nofix "$bp ($bs) without its fix, expected so" "dkms-$bs-$bp.broken by the series and no fix" "$tmp/nofix" "$tmp/nofix-expect"
 fi
 # A module the expectation does not know (one line of it gone).
 read -r ms mp _ < <(awk 'NR == 1' "$OUT")
 grep -v -E "^$ms $mp " "$EXPECT" >"$tmp/lost"
-broke unknown "$mp ($ms) not in the expectations" "outcome differs" "$OUT" "$tmp/lost"
+broke unknown "$mp ($ms) not in the expectations" "dkms-$ms-$mp.outcome differs" "$OUT" "$tmp/lost"
 rm -rf "$tmp"
 stage_end
 

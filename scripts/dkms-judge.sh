@@ -22,6 +22,9 @@ DOC=$ROOT/docs/out-of-tree-modules.md
 [ -n "${RESULTS:-}" ] || die "dkms-judge: no RESULTS file (run from dkms-check or run_results)"
 grep -q -v -E '^(#|$)' "$OUT" || { result fail dkms-outcomes "no outcome measured ($(rel "$OUT") empty)"; exit 1; }
 [ -r "$EXPECT" ] || { result fail dkms-expect "no expectation file $(rel "$EXPECT")"; exit 1; }
+# Named from the project root; a scratch copy (the break tests) by its name.
+exp=$(rel "$EXPECT")
+[[ $exp != /* ]] || exp="the expectations ($(basename "$EXPECT"))"
 rc=0
 lines() { grep -v -E '^(#|$)' "$1" | awk -v s="$2" -v p="$3" '$1 == s && $2 == p'; }
 while read -r s p; do
@@ -32,7 +35,7 @@ while read -r s p; do
 	fixed_both=0
 	grep -q "^$s $p fixed-baseline builds" <<<"$got" && grep -q "^$s $p fixed-patched builds" <<<"$got" && fixed_both=1
 	if [ "$want" != "$got" ]; then
-		result fail "dkms-$s-$p" "outcome differs from $(rel "$EXPECT")"
+		result fail "dkms-$s-$p" "outcome differs from $exp"
 		diff <(echo "$want") <(echo "$got") | grep '^[<>]' | sed 's/^</  expected:/; s/^>/  measured:/'
 		rc=1
 	elif [ "$b" = builds ] && [ "$pt" != builds ] && [ "$fixed_both" = 0 ]; then
@@ -47,6 +50,6 @@ while read -r s p; do
 done < <(grep -v -E '^(#|$)' "$OUT" | awk '!seen[$1 " " $2]++ { print $1, $2 }')
 # An expectation for a module the list no longer has: the list lost it.
 while read -r s p; do
-	grep -q -E "^$s $p " "$MODULES" || { result fail "dkms-$s-$p" "in $(rel "$EXPECT") but not in $(rel "$MODULES")"; rc=1; }
+	grep -q -E "^$s $p " "$MODULES" || { result fail "dkms-$s-$p" "in $exp but not in $(rel "$MODULES")"; rc=1; }
 done < <(grep -v -E '^(#|$)' "$EXPECT" | awk '!seen[$1 " " $2]++ { print $1, $2 }')
 exit "$rc"
