@@ -31,8 +31,8 @@ while read -r suite pkg files; do
 	conf=$(find "$BUILD/dkms/pkg/$suite/$pkg/usr/src" -maxdepth 2 -name dkms.conf | head -1)
 	[ -n "$conf" ] || die "debian-dkms: no dkms.conf in $pkg ($suite)"
 	src=$(dirname "$conf")
-	name=$(bash -c "cd '$src' && . ./dkms.conf >/dev/null 2>&1; echo \"\$PACKAGE_NAME\"")
-	ver=$(bash -c "cd '$src' && . ./dkms.conf >/dev/null 2>&1; echo \"\$PACKAGE_VERSION\"")
+	name=$(dkms_conf "$src" PACKAGE_NAME)
+	ver=$(dkms_conf "$src" PACKAGE_VERSION)
 	dest=$root/usr/src/$name-$ver
 	rm -rf "$dest"; cp -a "$src" "$dest"
 	for fix in "$ROOT/dkms/$pkg".*.patch; do

@@ -137,8 +137,8 @@ dkms_build() {
 	local s=$1 v=$2 src=$3 log=$4 k name ver kver ns etc=/etc/dkms dkms=dkms
 	k=$(kdir "$v")
 	kver=$(cat "$k/include/config/kernel.release")
-	name=$(bash -c "cd '$src' && . ./dkms.conf >/dev/null 2>&1; echo \"\$PACKAGE_NAME\"")
-	ver=$(bash -c "cd '$src' && . ./dkms.conf >/dev/null 2>&1; echo \"\$PACKAGE_VERSION\"")
+	name=$(dkms_conf "$src" PACKAGE_NAME)
+	ver=$(dkms_conf "$src" PACKAGE_VERSION)
 	if [ "$s" != bookworm ] && [ "$s" != project ]; then
 		etc=$W/pkg/$s/dkms/etc/dkms dkms="bash $W/pkg/$s/dkms/usr/sbin/dkms"
 	fi

@@ -218,6 +218,10 @@ unroot() {
 	sed "s|$ROOT/||g"
 }
 
+# dkms_conf SRCDIR FIELD: a field of a module source's dkms.conf
+# (PACKAGE_NAME, PACKAGE_VERSION), read as dkms reads it: sourced.
+dkms_conf() { bash -c "cd '$1' && . ./dkms.conf >/dev/null 2>&1; echo \"\$$2\""; }
+
 # The project's one identity (config/identity), "NAME <EMAIL>", and its
 # two halves: the author of the project's own patches and of the commits
 # it makes in the build trees.
