@@ -6,7 +6,7 @@ set -euo pipefail
 
 # Why each package: see README.md "Dependencies".
 # shellcheck disable=SC2206 # the arch's packages: a list by design
-PKGS=(linux-source-6.12 $ARCH_PACKAGES make gcc-12 libc6-dev
+PKGS=("$TREE_PACKAGE" $ARCH_PACKAGES make gcc-12 libc6-dev
 	clang-19 lld-19 llvm-19 bc bison flex libelf-dev libssl-dev
 	dwarves ccache cpio xz-utils kmod python3 git shellcheck
 	# rsync: make headers_install (the peer suites build against the uapi headers)
@@ -47,5 +47,5 @@ if [ ${#missing[@]} -gt 0 ]; then
 		die "apt-get could not install: ${missing[*]} (see $(rel "$log"))"
 	fi
 fi
-note "all ${#PKGS[@]} packages present; linux-source-6.12 $(dpkg-query -W -f '${Version}' linux-source-6.12)"
+note "all ${#PKGS[@]} packages present; $TREE_PACKAGE $(dpkg-query -W -f '${Version}' "$TREE_PACKAGE")"
 stage_end

@@ -3,13 +3,30 @@
 # Sourced, never executed.
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# Absolute: worktrees and kbuild are driven from other directories.
-BUILD=$(realpath -m "${BUILD:-$ROOT/build}")
-export ROOT BUILD
 
-# The 6.12.y release the series was last verified on; another one is
-# reported loudly but does not stop the run.
-export VERIFIED_SUBLEVEL=118
+# tree_profile: the kernel tree of $TREE (default 6.12), config/tree/$TREE
+# ("KEY value" lines, the keys in config/tree/README), read once:
+# TREE_<KEY> for every key ("-" is empty) and TREE_NAME.
+tree_profile() {
+	TREE_NAME=${TREE:-6.12}
+	local file=$ROOT/config/tree/$TREE_NAME key value
+	if [ ! -f "$file" ]; then
+		echo "ERROR: unknown TREE '$TREE_NAME' (config/tree has: $(find "$ROOT/config/tree" -type f ! -name README -printf '%f\n' | sort -V | xargs))" >&2
+		exit 1
+	fi
+	while read -r key value; do
+		case $key in '' | '#'*) continue ;; esac
+		[ "$value" = - ] && value=
+		declare -gx "TREE_${key^^}=$value"
+	done <"$file"
+	export TREE_NAME
+}
+tree_profile
+
+# Absolute: worktrees and kbuild are driven from other directories.  A
+# tree other than 6.12 keeps everything in its own subfolder.
+BUILD=$(realpath -m "${BUILD:-$ROOT/build${TREE_BUILD:+/$TREE_BUILD}}")
+export ROOT BUILD
 
 # malloc on transparent huge pages for every program the harness starts
 # (compilers, linkers, QEMU): where a page fault is dear, as in the VM

@@ -152,6 +152,14 @@ else
 fi
 git -C "$tmp/t/linux" worktree prune 2>/dev/null || true
 
+# The tree is a profile (config/tree): TREE=6.1 takes its package,
+# tarball, series and its own build folder; an unknown tree is refused.
+tree_of() { TREE=$1 BUILD='' bash -c '. "$0"/scripts/lib.sh && echo "$TREE_PACKAGE $TREE_SERIES $(rel "$BUILD")"' "$ROOT"; }
+check tree-profile-6.1 "$(tree_of 6.1 2>&1)" test "$(tree_of 6.1 2>&1)" = "linux-source-6.1 patches-6.1 build/6.1"
+check tree-profile-default "$(tree_of "" 2>&1)" test "$(tree_of "" 2>&1)" = "linux-source-6.12 patches build"
+msg=$(tree_of 5.10 2>&1); rc=$?
+check tree-profile-unknown-refused "rc=$rc: $msg" test "$rc" != 0 -a -n "$(echo "$msg" | grep "unknown TREE '5.10'")"
+
 # One list of the variables the harness reads (config/variables): a
 # read with a default that is not listed fails, naming it.
 unlisted=$(grep -ohE '\$\{[A-Z][A-Z0-9_]*:[-=]' "$ROOT"/scripts/*.sh "$ROOT"/tests/*.sh |

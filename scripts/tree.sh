@@ -1,6 +1,7 @@
 #!/bin/bash
-# Unpack Debian's linux-source-6.12 under build/, keep a pristine
-# baseline commit, and apply patches/series with git am on a branch.
+# Unpack the tree's Debian source package (config/tree/$TREE: by default
+# linux-source-6.12) under build/, keep a pristine baseline commit, and
+# apply the tree's series (patches/series) with git am on a branch.
 #
 # Usage: scripts/tree.sh [VARIANT...]   (idempotent; re-applies when
 #        patches change).  VARIANT: baseline, patched (default both; make
@@ -16,18 +17,18 @@ variants=("$@")
 for v in "${variants[@]}"; do
 	case "$v" in baseline | patched) ;; *) die "unknown variant '$v' (baseline or patched)" ;; esac
 done
-TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+TARBALL=${TARBALL:-$TREE_TARBALL}
 REPO=$BUILD/linux
-SERIES_DIR=${SERIES_DIR:-$ROOT/patches}
+SERIES_DIR=${SERIES_DIR:-$ROOT/$TREE_SERIES}
 
 stage "tree"
 if [ ! -f "$REPO/.unpacked" ]; then
-	[ -f "$TARBALL" ] || die "linux-source-6.12 tarball missing: install the package (make deps)"
-	pkgver=$(dpkg-query -W -f '${Version}' linux-source-6.12 2>/dev/null || echo unknown)
+	[ -f "$TARBALL" ] || die "$TREE_PACKAGE tarball missing: install the package (make deps)"
+	pkgver=$(dpkg-query -W -f '${Version}' "$TREE_PACKAGE" 2>/dev/null || echo unknown)
 	rm -rf "$REPO"
 	need_space "$BUILD" 3000 "unpacking and committing the tree"
 	mkdir -p "$REPO"
-	note "unpacking linux-source-6.12 $pkgver"
+	note "unpacking $TREE_PACKAGE $pkgver"
 	# Debian's tarball is xz in many blocks: xz decompresses them on
 	# every core.
 	tar -I 'xz -T0' -xf "$TARBALL" -C "$REPO" --strip-components=1 2>"$BUILD/tar.log" ||
@@ -38,7 +39,7 @@ if [ ! -f "$REPO/.unpacked" ]; then
 	git -C "$REPO" config gc.auto 0
 	note "committing pristine baseline"
 	git -C "$REPO" add -A -f
-	git -C "$REPO" commit -q -m "linux-source-6.12 $pkgver (pristine)"
+	git -C "$REPO" commit -q -m "$TREE_PACKAGE $pkgver (pristine)"
 	git -C "$REPO" tag -f baseline >/dev/null
 	echo "$pkgver" >"$REPO/.pkgver"
 	touch "$REPO/.unpacked"
@@ -46,11 +47,10 @@ fi
 
 kv=$(make -s -C "$REPO" kernelversion 2>/dev/null)
 echo "$kv" >"$BUILD/kernelversion"
-note "tree: Linux $kv, Debian package linux-source-6.12 $(cat "$REPO/.pkgver")"
-sub=${kv##*.}
-if [ "$sub" != "$VERIFIED_SUBLEVEL" ]; then
+note "tree: Linux $kv, Debian package $TREE_PACKAGE $(cat "$REPO/.pkgver")"
+if [ "$kv" != "$TREE_VERIFIED" ]; then
 	echo "WARNING: ****************************************************************"
-	echo "WARNING: apt served Linux $kv; the series was last verified on 6.12.$VERIFIED_SUBLEVEL."
+	echo "WARNING: apt served Linux $kv; the series was last verified on $TREE_VERIFIED."
 	echo "WARNING: carrying on, but results are for an unverified tree."
 	echo "WARNING: ****************************************************************"
 fi
@@ -95,7 +95,7 @@ elif [ "$(cat "$BUILD/patched.series-sum" 2>/dev/null)" != "$sum" ]; then
 		fi
 	done < <(series_patches "$SERIES_DIR/series")
 	echo "$sum" >"$BUILD/patched.series-sum"
-	note "applied $n patch(es) from patches/series"
+	note "applied $n patch(es) from $(rel "$SERIES_DIR")/series"
 else
 	note "patched branch up to date ($(git -C "$BUILD/src-patched" rev-list --count baseline..HEAD) patches)"
 fi
