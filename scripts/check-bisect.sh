@@ -20,7 +20,7 @@ set -euo pipefail
 wt=$(realpath -m "${WT:-$BUILD/verify}")
 compilers=${COMPILERS:-gcc clang}
 configs=${CONFIGS:-allmod harness}
-series=$(realpath "${SERIES:-$ROOT/patches/series}")
+series=$(realpath "${SERIES:-$SERIES_PATH/series}")
 pdir=$(dirname "$series")
 # Includers compiled for a patch that touches only headers.
 includers="net/socket.o net/ipv4/af_inet.o net/ipv6/af_inet6.o net/core/sock.o"

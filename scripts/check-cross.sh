@@ -10,7 +10,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 wt=$(realpath -m "${WT:-$BUILD/cross}")
 compilers=${COMPILERS:-gcc clang}
-series=$ROOT/patches/series
+series=$SERIES_PATH/series
 # Paths only an s390 kernel builds.
 only_s390='^(net/iucv/|drivers/s390/|arch/s390/)'
 
@@ -58,7 +58,7 @@ objs=()
 for p in "${patches[@]}"; do
 	while read -r f; do
 		if [[ $f =~ $only_s390 ]] && [[ $f == *.c ]]; then objs+=("${f%.c}.o"); fi
-	done < <(g apply --numstat "$ROOT/patches/$p" | cut -f3)
+	done < <(g apply --numstat "$SERIES_PATH/$p" | cut -f3)
 done
 mapfile -t objs < <(printf '%s\n' "${objs[@]}" | sort -u)
 [ "${#objs[@]}" -gt 0 ] || { note "no s390-only files in the series"; stage_end; exit 0; }
@@ -70,7 +70,7 @@ for tc in $compilers; do
 	rows+=("baseline | $tc | $(wc -l <"$logs/base-$tc.err") | $(wc -l <"$logs/base-$tc.warn")")
 done
 for p in "${patches[@]}"; do
-	g am -q "$ROOT/patches/$p" || die "$p does not apply"
+	g am -q "$SERIES_PATH/$p" || die "$p does not apply"
 	touched=$(g show --name-only --format= HEAD | grep -E "$only_s390" || true)
 	[ -n "$touched" ] || continue
 	for tc in $compilers; do

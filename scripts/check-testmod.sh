@@ -41,7 +41,7 @@ for tc in $compilers; do
 	rows+=("baseline | $tc | $(wc -l <"$logs/base-$tc.err") | $(wc -l <"$logs/base-$tc.warn")")
 done
 while read -r p; do
-	g am -q "$ROOT/patches/$p" || die "$p does not apply"
+	g am -q "$SERIES_PATH/$p" || die "$p does not apply"
 	g show --name-only --format= HEAD | grep -q "^$mod/" || continue
 	for tc in $compilers; do
 		tag="${p%%-*}-$tc"

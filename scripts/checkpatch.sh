@@ -10,7 +10,7 @@ tree=$BUILD/src-patched
 [ -x "$tree/scripts/checkpatch.pl" ] || die "no tree: run make tree first"
 bad=0
 while read -r p; do
-	total=$(cd "$tree" && ./scripts/checkpatch.pl --strict "$ROOT/patches/$p" 2>/dev/null | grep '^total:')
+	total=$(cd "$tree" && ./scripts/checkpatch.pl --strict "$SERIES_PATH/$p" 2>/dev/null | grep '^total:')
 	echo "  $p: ${total:-no result}"
 	case "$total" in "total: 0 errors"*) ;; *) bad=1 ;; esac
 done < <(series_patches)

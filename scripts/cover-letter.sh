@@ -6,7 +6,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 para=${COVER_PARAGRAPH:-$BUILD/report/cover-paragraph.txt}
-cover=$ROOT/patches/0000-cover-letter.patch
+cover=$SERIES_PATH/0000-cover-letter.patch
 [ -s "$para" ] || die "no $(rel "$para"): run make report first"
 grep -q '^Verification' "$cover" || die "$(rel "$cover") has no Verification paragraph to replace"
 awk -v para="$para" '

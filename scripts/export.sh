@@ -19,7 +19,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 format=${1:-${FORMAT:-}}
-SERIES_DIR=${SERIES_DIR:-$ROOT/patches}
+SERIES_DIR=${SERIES_DIR:-$SERIES_PATH}
 DEBIAN_SUBDIR=features/all/sockaddr-unsized
 case "$format" in
 stable | debian) ;;

@@ -19,7 +19,8 @@ tree_profile() {
 		[ "$value" = - ] && value=
 		declare -gx "TREE_${key^^}=$value"
 	done <"$file"
-	export TREE_NAME
+	# The series folder, absolute: patches/ for 6.12.
+	export TREE_NAME SERIES_PATH=$ROOT/$TREE_SERIES
 }
 tree_profile
 
@@ -314,9 +315,10 @@ demo_unexpected_reports() {
 }
 
 # series_patches [SERIES]: the patch file names a series file lists, in
-# order (comments and blank lines skipped); default patches/series.
+# order (comments and blank lines skipped); default the tree's series
+# (patches/series for 6.12).
 series_patches() {
-	grep -v -E '^[[:space:]]*(#|$)' "${1:-$ROOT/patches/series}"
+	grep -v -E '^[[:space:]]*(#|$)' "${1:-$SERIES_PATH/series}"
 }
 
 # touched_objects: the .o of every .c file the series changes.

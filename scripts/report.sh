@@ -208,7 +208,7 @@ else
 	echo "# make report ARCH=$ARCH_NAME: sockaddr_unsized on Linux $(cat "$BUILD/kernelversion"), baseline vs patched"
 fi
 echo
-echo "Tree: linux-source-6.12 $(cat "$BUILD/linux/.pkgver"); series: $(git -C "$BUILD/src-patched" rev-list --count baseline..HEAD) patches (patches/series)."
+echo "Tree: $TREE_PACKAGE $(cat "$BUILD/linux/.pkgver"); series: $(git -C "$BUILD/src-patched" rev-list --count baseline..HEAD) patches ($TREE_SERIES/series)."
 if [ "$primary" = yes ]; then
 	echo "Config: harness config (tinyconfig + config/*.config); clang-19 builds add UBSAN_BOUNDS, FORTIFY_SOURCE, KASAN."
 	echo "Compilers: $(clang-19 --version | head -1); $(gcc-12 --version | head -1)."

@@ -19,7 +19,7 @@ for v in "${variants[@]}"; do
 done
 TARBALL=${TARBALL:-$TREE_TARBALL}
 REPO=$BUILD/linux
-SERIES_DIR=${SERIES_DIR:-$ROOT/$TREE_SERIES}
+SERIES_DIR=${SERIES_DIR:-$SERIES_PATH}
 
 stage "tree"
 if [ ! -f "$REPO/.unpacked" ]; then
