@@ -14,6 +14,7 @@ frags=("$ROOT"/config/base.config "$ROOT"/config/net.config
 [ -z "$ARCH_FRAGMENT" ] || frags+=("$ROOT/config/$ARCH_FRAGMENT")
 toolchain "$tc"
 [ -z "$TC_FRAGMENT" ] || frags+=("$ROOT/config/$TC_FRAGMENT")
+[ -z "$TREE_FRAGMENT" ] || frags+=("$ROOT/config/$TREE_FRAGMENT")
 if grep -q '^config SOCKADDR_KUNIT_TEST' "$src/net/Kconfig"; then
 	frags+=("$ROOT"/config/kunit-series.config)
 fi
