@@ -3,15 +3,21 @@
 # builds the small C programs (host tools and guest suites).
 
 TOOLCHAIN ?= clang
-BUILD ?= build
-export TOOLCHAIN BUILD
+# The kernel tree (config/tree/): 6.12, or 6.1 with its own build folder.
+TREE ?= 6.12
+TREE_SUBDIR := $(filter-out -,$(shell awk '$$1 == "build" { print $$2 }' config/tree/$(TREE) 2>/dev/null))
+BUILD ?= build$(if $(TREE_SUBDIR),/$(TREE_SUBDIR))
+# Suites the tree cannot run (config/tree's skip_suite lines, each with
+# its reason; the pipelines report them as skipped).
+TREE_SKIP_SUITES := $(shell awk '$$1 == "skip_suite" { print $$2 }' config/tree/$(TREE) 2>/dev/null)
+export TOOLCHAIN TREE BUILD
 
 # Guest suites packed into the initramfs, run in this order.
 # Peer suites first: some set sysctls and want a fresh kernel (guest/peers.mk).
 # Then the 32-bit builds (guest/compat.mk) through the compat paths.
 # (None on an arch without COMPAT_CFLAGS, config/arch/.)
-SUITES ?= $(PEER_SUITES) netdevs sockaddr_matrix bpf_sock_addr setaddr tap_ioctl reach \
-	$(if $(COMPAT_CFLAGS),netdevs_m32 sockaddr_matrix_m32 setaddr_m32 tap_ioctl_m32)
+SUITES ?= $(filter-out $(TREE_SKIP_SUITES),$(PEER_SUITES) netdevs sockaddr_matrix bpf_sock_addr \
+	setaddr tap_ioctl reach $(if $(COMPAT_CFLAGS),netdevs_m32 sockaddr_matrix_m32 setaddr_m32 tap_ioctl_m32))
 
 .PHONY: all run check check-full deps tree guest-bins debian-bins host-bins print-suites report cover-letter export bounds-demo bench compile-bench fuzz coverage \
 	test-host clean help deb check-debian check-arm64

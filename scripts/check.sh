@@ -14,6 +14,7 @@ tc=${TOOLCHAIN:-clang}
 # One pipeline for every arch (make check ARCH=arm64): what an arch runs
 # beside the comparison is its profile's check_extras (config/arch/).
 results_init "check$ARCH_SUFFIX"
+tree_skips
 extra() { check_extra "$1"; }
 
 scripts/deps.sh || fatal deps "package installation failed"

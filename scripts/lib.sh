@@ -15,7 +15,7 @@ tree_profile() {
 		exit 1
 	fi
 	while read -r key value; do
-		case $key in '' | '#'*) continue ;; esac
+		case $key in '' | '#'* | skip_suite) continue ;; esac
 		[ "$value" = - ] && value=
 		declare -gx "TREE_${key^^}=$value"
 	done <"$file"
@@ -23,6 +23,17 @@ tree_profile() {
 	export TREE_NAME SERIES_PATH=$ROOT/$TREE_SERIES
 }
 tree_profile
+
+# tree_skips: one skipped result per suite the tree cannot run
+# (config/tree's skip_suite lines), with its reason: left out of SUITES
+# by the Makefile, never dropped silently.
+tree_skips() {
+	local key name reason
+	while read -r key name reason; do
+		[ "$key" = skip_suite ] && result skip "suite-$name" "$reason"
+	done <"$ROOT/config/tree/$TREE_NAME"
+	return 0
+}
 
 # Absolute: worktrees and kbuild are driven from other directories.  A
 # tree other than 6.12 keeps everything in its own subfolder.
@@ -670,7 +681,7 @@ fatal() {
 # The expectations every run of $ARCH_NAME is checked against
 # (config/expect/README); EXPECT_FILE= another one (the harness tests).
 expect_file() {
-	echo "${EXPECT_FILE:-$ROOT/config/expect/$ARCH_NAME}"
+	echo "${EXPECT_FILE:-$ROOT/config/expect/${TREE_EXPECT:+$TREE_EXPECT/}$ARCH_NAME}"
 }
 
 # expect_check LOG FILE KERNEL: one kernel's run (FILE, the log LOG:

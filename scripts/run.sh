@@ -7,6 +7,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 tc=${TOOLCHAIN:-clang}
 results_init run
+tree_skips
 
 "$ROOT"/scripts/deps.sh || fatal deps "package installation failed (see $(rel "$BUILD")/apt.log)"
 "$ROOT"/scripts/tree.sh patched || fatal tree "tree or series failed (see the messages above)"
@@ -33,7 +34,7 @@ stage_end
 
 echo
 echo "==== summary ===="
-echo "tree:        Linux $(cat "$BUILD/kernelversion") (linux-source-6.12 $(cat "$BUILD/linux/.pkgver")), $(git -C "$BUILD/src-patched" rev-list --count baseline..HEAD) patches applied"
+echo "tree:        Linux $(cat "$BUILD/kernelversion") ($TREE_PACKAGE $(cat "$BUILD/linux/.pkgver")), $(git -C "$BUILD/src-patched" rev-list --count baseline..HEAD) patches applied"
 toolchain "$tc"
 echo "toolchain:   $("$TC_CC" --version | head -1) (${TC_VARS[*]}${TC_FRAGMENT:+, config/$TC_FRAGMENT})"
 echo "accelerator: $("$ROOT"/scripts/accel.sh "$kernel")"
