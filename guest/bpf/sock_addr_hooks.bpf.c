@@ -301,7 +301,7 @@ PROG(getsockname6, rename6(H_GETSOCKNAME6, ctx, 21701, 1, 21702))
 /* getpeername: 21611 reads as 10.9.9.9:21612, 21711 as [2001:db8::2]:21712. */
 PROG(getpeername4, rename4(H_GETPEERNAME4, ctx, 21611, 0, 21612))
 PROG(getpeername6, rename6(H_GETPEERNAME6, ctx, 21711, 2, 21712))
-
+#if HAVE_UNIX_SOCK_ADDR_HOOKS	/* 0: not in the tree's uapi (guest/bpf.mk) */
 /*
  * AF_UNIX hooks.  Without kernel BTF there is no kfunc, hence no
  * bpf_sock_addr_set_sun_path(); but the verifier lets unix programs use
@@ -360,8 +360,8 @@ PROG(getsockname_unix,
 
 PROG(getpeername_unix,
      unix_rename(H_GETPEERNAME_UNIX, ctx, PATH2('p', 'a'), PATH2('p', 'z')))
-
-#else /* KFUNC_PROBE */
+#endif /* HAVE_UNIX_SOCK_ADDR_HOOKS */
+#elif HAVE_UNIX_SOCK_ADDR_HOOKS	/* KFUNC_PROBE; without: no program */
 
 /*
  * The upstream way to rewrite a unix path (selftests' connect_unix_prog.c):
