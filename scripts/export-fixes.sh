@@ -17,7 +17,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 format=$1 out=$2
-FIXES_DIR=${FIXES_DIR:-$ROOT/patches/fixes}
+FIXES_DIR=${FIXES_DIR:-$SERIES_PATH/fixes}
 DEBIAN_SUBDIR=bugfix/all
 # Where they would go: MAINTAINERS of the tree, IEEE 802.15.4 SUBSYSTEM
 # and NETWORKING [GENERAL].

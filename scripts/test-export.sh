@@ -16,7 +16,7 @@ mapfile -t patches < <(series_patches)
 n=${#patches[@]}
 
 # One scratch worktree of the pristine tree (the unpacked
-# linux-source-6.12, committed as tag baseline), reset before each use.
+# the tree's linux-source, committed as tag baseline), reset before each use.
 wt=$BUILD/export-check
 reset_wt() {
 	if [ ! -e "$wt/.git" ]; then
@@ -50,9 +50,9 @@ else
 	result pass export-stable
 	# Upstream authors: the From: of every patch that is an upstream commit.
 	upstream_authors=$(for p in "${patches[@]}"; do
-		grep -q -E '^Backport of upstream commit' "$ROOT/patches/$p" ||
-			grep -q -E '^commit [0-9a-f]{40} upstream\.$' "$ROOT/patches/$p" &&
-			sed -n 's/^From: //p' "$ROOT/patches/$p" | head -1
+		grep -q -E '^Backport of upstream commit' "$SERIES_PATH/$p" ||
+			grep -q -E '^commit [0-9a-f]{40} upstream\.$' "$SERIES_PATH/$p" &&
+			sed -n 's/^From: //p' "$SERIES_PATH/$p" | head -1
 	done | sort -u)
 	bad=()
 	i=0
@@ -64,7 +64,7 @@ else
 		hdr=$(sed '/^$/q' "$f")
 		from=$(sed -e ':a' -e 'N; $!ba' -e 's/\n / /g' <<<"$hdr" | sed -n 's/^From: //p')
 		[ "$(grep -c '^From: ' <<<"$hdr")" = 1 ] && [ "$(grep -c '^Date: ' <<<"$hdr")" = 1 ] &&
-			grep -q "^Subject: \[PATCH 6.12.y $nn\] " <<<"$hdr" || bad+=("$p: headers")
+			grep -q "^Subject: \[PATCH $TREE_NAME.y $nn\] " <<<"$hdr" || bad+=("$p: headers")
 		body=$(sed -n '/^$/,/^---$/p' "$f")
 		# Upstream-derived: the full commit id first; the project's own
 		# patch (no upstream commit) must say so.
@@ -86,7 +86,7 @@ else
 		done < <(sed -n 's/^Signed-off-by: //p' <<<"$body")
 		[ "$(grep '^Signed-off-by: ' <<<"$body" | tail -1)" = "Signed-off-by: $signoff" ] ||
 			bad+=("$p: exporter's Signed-off-by not last")
-		dep=$(awk -v n="${nn%/*}" '$1 == n' "$ROOT/patches/stable-deps")
+		dep=$(awk -v n="${nn%/*}" '$1 == n' "$SERIES_PATH/stable-deps")
 		if [ -n "$dep" ] && ! grep -q '^Stable-dep-of: [0-9a-f]\{12\} ("' <<<"$body"; then
 			bad+=("$p: Stable-dep-of missing")
 		fi
@@ -102,11 +102,11 @@ else
 	fi
 	# The fixes set (patches/fixes, scripts/export-fixes.sh): git am on
 	# the pristine tree, as 6.12.118 alone takes it.
-	if [ -f "$ROOT/patches/fixes/series" ]; then
-		mapfile -t fixes < <(series_patches "$ROOT/patches/fixes/series")
+	if [ -f "$SERIES_PATH/fixes/series" ]; then
+		mapfile -t fixes < <(series_patches "$SERIES_PATH/fixes/series")
 		if reset_wt && git -C "$wt" -c user.name="$(project_name)" -c user.email="$(project_email)" \
 			am -q --keep-cr "${fixes[@]/#/$tmp/stable/fixes/}" >"$tmp/am-fixes.log" 2>&1 &&
-			grep -q '^Subject: \[PATCH 6.12.y 0/' "$tmp/stable/fixes/0000-cover-letter.patch"; then
+			grep -q '^Subject: \[PATCH $TREE_NAME.y 0/' "$tmp/stable/fixes/0000-cover-letter.patch"; then
 			result pass export-stable-fixes-git-am "${#fixes[@]} fix(es) + cover letter, git am on the pristine tree"
 		else
 			head -3 "$tmp/am-fixes.log"
@@ -145,9 +145,9 @@ else
 		grep -q '^From: ' <<<"$hdr" && grep -q '^Subject: [^[]' <<<"$hdr" || bad+=("$p: From/Subject")
 		grep -q -x 'Forwarded: not-needed' <<<"$hdr" || bad+=("$p: Forwarded")
 		grep -q -E '^Last-Update: [0-9]{4}-[0-9]{2}-[0-9]{2}$' <<<"$hdr" || bad+=("$p: Last-Update")
-		if grep -q -E '^(Backport of upstream commit|commit [0-9a-f]{40} upstream\.$)' "$ROOT/patches/$p"; then
+		if grep -q -E '^(Backport of upstream commit|commit [0-9a-f]{40} upstream\.$)' "$SERIES_PATH/$p"; then
 			kind=upstream
-			grep -q '^Backport of upstream commit' "$ROOT/patches/$p" && kind=backport
+			grep -q '^Backport of upstream commit' "$SERIES_PATH/$p" && kind=backport
 			grep -q -E "^Origin: $kind, https://git.kernel.org/linus/[0-9a-f]{40}$" <<<"$hdr" ||
 				bad+=("$p: Origin: $kind, <commit URL>")
 		fi
@@ -167,7 +167,7 @@ else
 	fi
 	# The fixes set: DEP-3 Forwarded: no, quilt with no fuzz on the
 	# pristine tree.
-	if [ -f "$ROOT/patches/fixes/series" ]; then
+	if [ -f "$SERIES_PATH/fixes/series" ]; then
 		mkdir -p "$tmp/qf"
 		cp -r "$tmp/debian/fixes/patches/." "$tmp/qf/"
 		cp "$tmp/debian/fixes/series.append" "$tmp/qf/series"
