@@ -22,6 +22,7 @@ struct frame {
 	char **obs;		/* obs lines waiting for their result line */
 	int nobs;
 	size_t indent;		/* spaces before this document's lines */
+	char *run;		/* kselftest_harness's last "#  RUN NAME ..." */
 };
 
 struct parser {
@@ -235,6 +236,18 @@ static int on_result(struct parser *p, int depth, const char *body)
 	} else {
 		t = new_test();
 	}
+	/*
+	 * Older kselftest_harness.h (6.1's) prints a skipped test as
+	 * "ok N # SKIP reason", without its name: take the name from the
+	 * "#  RUN NAME ..." line it printed before, as newer harnesses do.
+	 */
+	if (parsed.name[0] == '#' && f->run) {
+		free(parsed.name);
+		parsed.name = f->run;
+		f->run = NULL;
+	}
+	free(f->run);
+	f->run = NULL;
 	t->name = parsed.name;
 	t->number = parsed.number;
 	t->result = parsed.result;
@@ -258,6 +271,8 @@ static int on_version(struct parser *p, int depth, size_t indent)
 	if (depth == p->top + 1 && depth < MAX_DEPTH) {
 		p->frames[depth].doc = new_test();
 		p->frames[depth].indent = indent;
+		free(p->frames[depth].run);
+		p->frames[depth].run = NULL;
 		p->top = depth;
 		return 0;
 	}
@@ -339,6 +354,14 @@ static int on_line(struct parser *p, char *line)
 		on_obs(p, depth, body + 6);
 		return 0;
 	}
+	if (!strncmp(body, "#  RUN ", 7)) {
+		const char *n = body + 7 + strspn(body + 7, " ");
+		const char *e = strstr(n, " ...");
+
+		free(p->frames[depth].run);
+		p->frames[depth].run = trimmed_dup(n, e ? (size_t)(e - n) : strlen(n));
+		return 0;
+	}
 	if (!strncmp(body, "ok ", 3) || !strncmp(body, "not ok ", 7))
 		return on_result(p, depth, body);
 	return 0;
@@ -385,6 +408,8 @@ int ktap_parse_stream(FILE *f, struct ktap_log *log)
 		free_test(p.frames[d].doc);
 		free(p.frames[d].doc);
 	}
+	for (int d = 0; d < MAX_DEPTH; d++)
+		free(p.frames[d].run);
 	for (int d = 0; d <= p.top && d < MAX_DEPTH; d++)
 		clear_obs(&p.frames[d]);
 	free(p.prefix);

@@ -167,6 +167,29 @@ out:
 	ktap_free(&log);
 }
 
+/*
+ * 6.1's kselftest_harness.h prints a skip as "ok N # SKIP reason": the
+ * name comes from its "#  RUN NAME ..." line; named results keep theirs.
+ */
+static void test_harness_unnamed_skip(void)
+{
+	struct ktap_log log;
+	struct ktap_test *s;
+
+	EXPECT(parse("harness_unnamed_skip.log", &log) == 0);
+	if (log.root.nsub != 1 || log.root.sub[0]->nsub != 3) {
+		EXPECT(!"one suite of three cases");
+		goto out;
+	}
+	s = log.root.sub[0];
+	EXPECT(!strcmp(s->sub[0]->name, "global.bind4"));
+	EXPECT(!strcmp(s->sub[1]->name, "global.unix_kfunc"));
+	EXPECT(s->sub[1]->result == KTAP_SKIP);
+	EXPECT(!strcmp(s->sub[2]->name, "global.unix_sendmsg"));
+out:
+	ktap_free(&log);
+}
+
 /* KUnit indents each level by four spaces, not the spec's two. */
 static void test_kunit_four_spaces(void)
 {
@@ -350,6 +373,7 @@ static const struct {
 	{ "missing_plan", test_missing_plan },
 	{ "truncated_run", test_truncated },
 	{ "nested_levels_and_skip", test_nested_levels },
+	{ "harness_unnamed_skip_named_by_run", test_harness_unnamed_skip },
 	{ "kunit_four_space_indent", test_kunit_four_spaces },
 	{ "suite_crash_incomplete", test_suite_crash },
 	{ "diff_exit_codes", test_diff_exit_codes },
