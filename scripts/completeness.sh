@@ -18,10 +18,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tree"
 
-# Helpers the series converts that no table names.
-named="kernel_bind kernel_connect sock_bind_add __cgroup_bpf_run_filter_sock_addr
-inet_bind_sk __inet_bind inet6_bind_sk __inet6_bind __inet_stream_connect
-__ip4_datagram_connect __ip6_datagram_connect"
+# Helpers the series converts that no table names: the tree's own list
+# (config/tree's helpers; 6.1 has no inet_bind_sk()/inet6_bind_sk()).
+named=$TREE_HELPERS
 
 # kfiles GREP-ARGS...: kernel sources matching; tools/ is userspace
 # except the BPF selftest module, which calls kernel_bind/connect.
