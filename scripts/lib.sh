@@ -615,7 +615,27 @@ results_init() {
 
 # finish: stage durations, the failures, the closing count line; exits
 # 0 only when nothing failed.
+# results_ktap RESULTS: the pipeline's results as a KTAP document, one
+# test point per result in the order they came ("# SKIP reason" for a
+# skip, the detail as a diagnostic): build/<pipeline>.ktap, the record
+# ktapdiff --check [--json] reads like any guest log.
+results_ktap() {
+	awk -F'\t' '
+		{ r[NR] = $1; n[NR] = $2; d[NR] = $3 }
+		END {
+			print "KTAP version 1"
+			print "1.." NR
+			for (i = 1; i <= NR; i++) {
+				gsub(/#/, "%23", n[i]); gsub(/ /, "_", n[i])
+				if (r[i] == "skip") { print "ok " i " " n[i] " # SKIP " d[i]; continue }
+				if (d[i] != "") print "# " n[i] ": " d[i]
+				print (r[i] == "fail" ? "not ok " : "ok ") i " " n[i]
+			}
+		}' "$1"
+}
+
 finish() {
+	results_ktap "$RESULTS" >"${RESULTS%.results}.ktap"
 	echo
 	# In the order the stages started, each with its start (min:s into
 	# the run); "(beside)": a stage that overlapped others, so the

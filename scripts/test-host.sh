@@ -152,6 +152,13 @@ else
 fi
 git -C "$tmp/t/linux" worktree prune 2>/dev/null || true
 
+# The pipeline's KTAP record (finish(): build/<pipeline>.ktap): every
+# result a test point, read back by ktapdiff with the same counts.
+printf 'pass\ta-stage\tdetail\nfail\tb stage\tx # y\nskip\tc\twhy\npass\td\t\n' >"$tmp/r.results"
+bash -c '. "$0"/scripts/lib.sh && results_ktap "$1"' "$ROOT" "$tmp/r.results" >"$tmp/r.ktap"
+counts=$("$BUILD"/host/ktapdiff --check "$tmp/r.ktap" 2>&1 | sed -n 's/^top level: //p')
+check pipeline-ktap-record "results as KTAP, read back: $counts" test "$counts" = "2 passed, 1 failed, 1 skipped"
+
 # The tree is a profile (config/tree): TREE=6.1 takes its package,
 # tarball, series and its own build folder; an unknown tree is refused.
 tree_of() { TREE=$1 BUILD='' bash -c '. "$0"/scripts/lib.sh && echo "$TREE_PACKAGE $TREE_SERIES $(rel "$BUILD")"' "$ROOT"; }
