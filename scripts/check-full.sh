@@ -15,12 +15,12 @@ completeness() {
 	EXTRA_PKGS=coccinelle "$ROOT"/scripts/deps.sh && "$ROOT"/scripts/completeness.sh "$BUILD/src-patched"
 }
 
-full completeness "completeness over the whole tree" completeness
+nested completeness "completeness over the whole tree (one result per site left)" completeness
 full check-bisect "bisect build of every patch (gcc-12 + clang-19)" "$ROOT"/scripts/check-bisect.sh
 full check-testmod "bpf_testmod (external module), per patch" "$ROOT"/scripts/check-testmod.sh
 full check-cross "s390-only files, cross-compiled (gcc-12 + clang-19)" "$ROOT"/scripts/check-cross.sh
 full check-btf "BPF sock_addr suite on BTF kernels (unix path rewritten longer)" "$ROOT"/scripts/check-btf.sh
-full checkpatch "checkpatch --strict on every patch" "$ROOT"/scripts/checkpatch.sh
+nested checkpatch "checkpatch --strict on every patch (one result each)" "$ROOT"/scripts/checkpatch.sh
 # Pipelines of their own: their cases counted here (lib.sh's nested).
 nested dkms-check "out-of-tree modules: Debian 13's *-dkms and Debian 12's API users, baseline vs patched, fixes" \
 	"$ROOT"/scripts/dkms-check.sh

@@ -1,17 +1,21 @@
 #!/bin/bash
-# checkpatch.pl --strict of the tree itself on every patch of the series
-# (run from inside the tree, as it expects).  Prints one total per patch;
-# exit 1 if any patch has an error.  Warnings are explained in the
-# patches' port notes (upstream commit ids unknown to this tree, etc.).
-# Usage: scripts/checkpatch.sh
+# checkpatch.pl --strict of the tree itself on every patch of the tree's
+# series (run from inside the tree, as it expects): one result per patch,
+# failed on any error.  Warnings are explained in the patches' port notes
+# (upstream commit ids unknown to this tree, etc.) and shown as details.
+# Usage: scripts/checkpatch.sh   (TREE=6.1: patches-6.1 on the 6.1 tree)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+results_init checkpatch
 tree=$BUILD/src-patched
-[ -x "$tree/scripts/checkpatch.pl" ] || die "no tree: run make tree first"
-bad=0
+[ -x "$tree/scripts/checkpatch.pl" ] || fatal checkpatch "no tree: run make tree first"
+stage "checkpatch --strict, $(rel "$SERIES_PATH")"
 while read -r p; do
 	total=$(cd "$tree" && ./scripts/checkpatch.pl --strict "$SERIES_PATH/$p" 2>/dev/null | grep '^total:')
-	echo "  $p: ${total:-no result}"
-	case "$total" in "total: 0 errors"*) ;; *) bad=1 ;; esac
+	case "$total" in
+	"total: 0 errors"*) result pass "${p%%-*}" "${total#total: }" ;;
+	*) result fail "${p%%-*}" "${total:-no result from checkpatch.pl}" ;;
+	esac
 done < <(series_patches)
-[ "$bad" = 0 ] && echo "checkpatch: 0 errors on every patch" || { echo "checkpatch: errors (see above)"; exit 1; }
+stage_end
+finish

@@ -6,14 +6,17 @@
 # spatch 1.1.1 skips (unparsable code, prototypes, macro bodies).
 #
 # Usage: scripts/completeness.sh [TREE]     (default: build/src-patched)
-# Prints "file:line: function: what" per unconverted site; exit 1 if any.
+# Prints "file:line: function: what" per unconverted site; a pipeline of
+# its own (build/completeness.results): one failed result per site, one
+# passed "completeness" when none is left; exit 1 if any.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 tree=$(realpath "${1:-$BUILD/src-patched}")
-[ -f "$tree/net/socket.c" ] || die "$(rel "$tree") is not a kernel tree"
+results_init completeness
+[ -f "$tree/net/socket.c" ] || fatal completeness "$(rel "$tree") is not a kernel tree"
 cocci=$ROOT/scripts/cocci/sockaddr-unsized.cocci
-command -v spatch >/dev/null || die "spatch (coccinelle) is not installed"
+command -v spatch >/dev/null || fatal completeness "spatch (coccinelle) is not installed"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tree"
@@ -121,4 +124,8 @@ fi
 [ -s "$tmp/nodef" ] && gaps="$gaps; $(tr '\n' ';' <"$tmp/nodef")"
 echo "completeness: $left left (goal 0); checked $checked files; could not check: $gaps"
 stage_end
-[ "$left" -eq 0 ]
+while IFS= read -r site; do
+	result fail "left: ${site%%: *}" "${site#*: }"
+done <"$tmp/left"
+[ "$left" -ne 0 ] || result pass completeness "0 left in $checked files ($(rel "$tree"))"
+finish
