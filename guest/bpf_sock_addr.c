@@ -84,11 +84,6 @@ union addr {
 	unsigned char raw[sizeof(struct sockaddr_storage)];
 };
 
-static void __attribute__((constructor)) init_output(void)
-{
-	setvbuf(stdout, NULL, _IOLBF, 0);
-}
-
 #if HAVE_UNIX_SOCK_ADDR_HOOKS	/* for unix_kfunc only */
 /* Each libbpf message line as an obs line of its own, quoted. */
 static void print_lbpf_log(const char *label)

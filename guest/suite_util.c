@@ -12,6 +12,17 @@
 #include "kselftest.h"
 #include "suite_util.h"
 
+/*
+ * stdout line-buffered before any test forks: the harness ends each test
+ * child with _exit(), which drops what stdio still holds.  6.12's
+ * ksft_print_header() does this itself; 6.1's does not, and its obs
+ * lines printed in test children were lost.
+ */
+static void __attribute__((constructor)) line_buffered_stdout(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
 const char *errno_name(int err)
 {
 	static char buf[16];
