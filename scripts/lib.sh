@@ -673,7 +673,8 @@ run_results() {
 
 # check_extra NAME: NAME is one of the arch's make check stages beside
 # the comparison (config/arch's check_extras).
-check_extra() { [[ " ${ARCH_CHECK_EXTRAS:-} " == *" $1 "* ]]; }
+# A tree profile's check_extras, where it has one, replaces the arch's.
+check_extra() { [[ " ${TREE_CHECK_EXTRAS-${ARCH_CHECK_EXTRAS:-}} " == *" $1 "* ]]; }
 
 # nested NAME TITLE COMMAND...: a pipeline of its own (results_init ...
 # finish) as one stage, its every result counted in this one's, under
