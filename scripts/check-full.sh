@@ -30,6 +30,10 @@ nested check-debian "kernel as .debs, Debian 12 + systemd + daemons, baseline vs
 # make check ARCH=arm64: the same pipeline, config/arch/arm64's stages.
 nested check-arm64 "arm64: both kernels cross-built, booted on QEMU virt, compared" \
 	env ARCH=arm64 "$ROOT"/scripts/check.sh
+# TREE=6.1 make check: the series for Debian 12's own kernel, in its own
+# build folder (BUILD empty: the tree profile's).
+nested check-6.1 "Linux 6.1: patches-6.1 on linux-source-6.1, both kernels built, booted, compared" \
+	env TREE=6.1 BUILD= "$ROOT"/scripts/check.sh
 full check-distcc "kernel objects through distcc (CCACHE_PREFIX) on 127.0.0.1" "$ROOT"/scripts/check-distcc.sh
 # make coverage: its results (builds, boots, the table's verdict) here.
 nested coverage "patch coverage: gcov kernels, every changed hunk executed or listed" "$ROOT"/scripts/coverage.sh
