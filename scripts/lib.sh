@@ -598,8 +598,10 @@ kernel_image() {
 # .cmd file), without ccache and the dependency-file option; run it in
 # OBJDIR.  Exported: the report scripts call it from xargs.
 kbuild_cmd() {
-	sed -n "s|^savedcmd_$2 := ||p" "$1/$(dirname "$2")/.$(basename "$2").cmd" |
-		sed -E 's/^ccache //; s/-Wp,-MMD,[^ ]+ //'
+	# 6.1's kbuild names it cmd_ (6.12's: savedcmd_) and appends the
+	# objtool step after " ; ": only the compile is kept.
+	sed -n -E "s|^(saved)?cmd_$2 := ||p" "$1/$(dirname "$2")/.$(basename "$2").cmd" |
+		sed -E 's/^ccache //; s/-Wp,-MMD,[^ ]+ //; s/ +; .*$//'
 }
 export -f kbuild_cmd
 

@@ -29,7 +29,7 @@ all)
 *) die "scope must be touched or all" ;;
 esac | while read -r o; do
 	c=$(dirname "$o")/.$(basename "$o").cmd
-	if [ -f "$B/$c" ] && [ -f "$P/$c" ] && grep -q ' -c -o .*\.c *$' "$B/$c"; then echo "$o"; fi
+	if [ -f "$B/$c" ] && [ -f "$P/$c" ] && grep -q -E ' -c -o .*\.c *(;|$)' "$B/$c"; then echo "$o"; fi
 done | sort -u >"$out/objects"
 n=$(wc -l <"$out/objects")
 [ "$n" -gt 0 ] || die "no objects to check"
