@@ -106,7 +106,7 @@ else
 		mapfile -t fixes < <(series_patches "$SERIES_PATH/fixes/series")
 		if reset_wt && git -C "$wt" -c user.name="$(project_name)" -c user.email="$(project_email)" \
 			am -q --keep-cr "${fixes[@]/#/$tmp/stable/fixes/}" >"$tmp/am-fixes.log" 2>&1 &&
-			grep -q '^Subject: \[PATCH $TREE_NAME.y 0/' "$tmp/stable/fixes/0000-cover-letter.patch"; then
+			grep -q "^Subject: \[PATCH $TREE_NAME.y 0/" "$tmp/stable/fixes/0000-cover-letter.patch"; then
 			result pass export-stable-fixes-git-am "${#fixes[@]} fix(es) + cover letter, git am on the pristine tree"
 		else
 			head -3 "$tmp/am-fixes.log"
