@@ -1,8 +1,8 @@
 #!/bin/bash
 # The bounds-checking demonstration: baseline and patched kernels plus
-# patches/demo (a KUnit suite that writes past sa_data[14] of a struct
-# sockaddr inside a sockaddr_storage), each booted on its own with only
-# that suite.  Expected, and checked here:
+# the tree's demo patch (patches/demo, patches-6.1/demo: a KUnit suite
+# that writes past sa_data[14] of a struct sockaddr inside a
+# sockaddr_storage), each booted on its own with only that suite.  Expected, and checked here:
 #   patched:  UBSAN array-index-out-of-bounds and FORTIFY field-spanning
 #             write, both in sockaddr_bounds_demo.c, and no other report;
 #   baseline: a clean console (flexible sa_data hides the overflow).
@@ -42,7 +42,7 @@ lacks() { ! grep -a -q -E "$2" "$1"; }
 # exactly baseline and baseline + series.
 demo_tree() {
 	local v=$1 repo=$BUILD/linux D=$BUILD/src-$1-demo want
-	want="$(git -C "$repo" rev-parse "$v") $(cat "$ROOT"/patches/demo/*.patch | sha256sum | cut -c1-16)"
+	want="$(git -C "$repo" rev-parse "$v") $(cat "$SERIES_PATH"/demo/*.patch | sha256sum | cut -c1-16)"
 	[ "$(cat "$D.sum" 2>/dev/null)" = "$want" ] && return 0
 	if [ ! -d "$D" ]; then
 		need_space "$BUILD" 1600 "worktree src-$v-demo"
@@ -51,12 +51,12 @@ demo_tree() {
 	fi
 	git -C "$D" am --abort >/dev/null 2>&1 || true
 	if ! git -C "$D" checkout -q -f -B "$v-demo" "$v" ||
-		! git -C "$D" am -q --keep-cr "$ROOT"/patches/demo/*.patch >"$BUILD/am.log" 2>&1; then
-		echo "ERROR: patches/demo does not apply to $v (see $(rel "$BUILD/am.log"))" >&2
+		! git -C "$D" am -q --keep-cr "$SERIES_PATH"/demo/*.patch >"$BUILD/am.log" 2>&1; then
+		echo "ERROR: $TREE_SERIES/demo does not apply to $v (see $(rel "$BUILD/am.log"))" >&2
 		return 1
 	fi
 	echo "$want" >"$D.sum"
-	note "src-$v-demo: $v + patches/demo"
+	note "src-$v-demo: $v + $TREE_SERIES/demo"
 }
 
 # A demo tree is its main kernel's tree plus one new file: its object
@@ -111,7 +111,7 @@ demo patched-ubsan-range "it names index 14 of char[14]" has "$P" "$range"
 demo patched-fortify "FORTIFY field-spanning warning on patched" has "$P" "$fortify"
 demo patched-only-expected "no KASAN/Oops/panic/other report on patched" \
 	no_other_reports "$P"
-# 6.12's UBSAN reports into KUnit (lib/ubsan.c): the index case fails.
+# UBSAN reports into KUnit (lib/ubsan.c, 6.1 and 6.12): the index case fails.
 demo patched-kunit-ubsan "KUnit fails the index case through UBSAN's hook" \
 	has "$P" '^ *not ok 1 sockaddr_index_past_sa_data'
 demo patched-kunit-ubsan-why "the failure names lib/ubsan.c" \

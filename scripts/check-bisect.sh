@@ -13,9 +13,12 @@
 #                    relative to its directory
 #   WT=build/verify  worktree used (reset to tag baseline, patches applied
 #                    with git am; object dirs out-<config>-<compiler> inside)
-# Exit 1 on any error or new warning.
+# A pipeline of its own (make check-full nests it): one result per patch,
+# compiler and config ("pNN-CONFIG-COMPILER", the objects built as its
+# detail); exit 1 on any error, new warning or patch that does not apply.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+results_init check-bisect
 
 wt=$(realpath -m "${WT:-$BUILD/verify}")
 compilers=${COMPILERS:-gcc clang}
@@ -26,7 +29,7 @@ pdir=$(dirname "$series")
 includers="net/socket.o net/ipv4/af_inet.o net/ipv6/af_inet6.o net/core/sock.o"
 
 mapfile -t patches < <(series_patches "$series")
-[ "${#patches[@]}" -gt 0 ] || die "$(rel "$series") lists no patches"
+[ "${#patches[@]}" -gt 0 ] || fatal series "$(rel "$series") lists no patches"
 [ -n "${PATCHES:-}" ] && patches=("${patches[@]:0:$PATCHES}")
 
 ccache_env
@@ -170,6 +173,7 @@ for i in "${!patches[@]}"; do
 	if ! git_wt am -q "$pdir/$p" >/dev/null 2>&1; then
 		git_wt am --abort >/dev/null 2>&1 || true
 		rows+=("$p | - | - | - | does not apply | - | -")
+		result fail "p$(printf %02d "$((i + 1))")-applies" "$p does not apply (git am)"
 		bad=1
 		break
 	fi
@@ -198,6 +202,11 @@ for i in "${!patches[@]}"; do
 			[ "$ne" -eq 0 ] || { head -5 "$logs/$tag.err"; bad=1; }
 			[ "$nw" -eq 0 ] || { head -5 "$logs/$tag.new"; bad=1; }
 			rows+=("$p | $tc | $cfg | $nb | $nm | $ne | $nw")
+			if [ "$ne" -eq 0 ] && [ "$nw" -eq 0 ]; then
+				result pass "$tag" "$nb objects built, $nm not built under $cfg, 0 errors, 0 new warnings"
+			else
+				result fail "$tag" "$ne errors, $nw new warnings (see $(rel "$logs")/$tag.{err,new})"
+			fi
 		done
 	done
 done
@@ -210,5 +219,5 @@ if [ "$bad" = 0 ]; then
 	echo "bisect: ${#patches[@]} patches x $(wc -w <<<"$compilers") compilers: ok"
 else
 	echo "bisect: FAILED (errors, new warnings or a patch that does not apply; see above)"
-	exit 1
 fi
+finish

@@ -3,18 +3,21 @@
 # cross-compiled under s390 allmodconfig with gcc-12 (Debian's
 # gcc-s390x-linux-gnu) and clang-19: on the baseline, then after every
 # patch that touches them.  W=1; new warnings against the baseline and
-# any error fail.
+# any error fail.  A pipeline of its own (check-full nests it): one
+# result per state (baseline, or a patch touching those files) and
+# compiler.
 #
 # Usage: scripts/check-cross.sh   (WT=build/cross, COMPILERS="gcc clang")
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+results_init check-cross
 wt=$(realpath -m "${WT:-$BUILD/cross}")
 compilers=${COMPILERS:-gcc clang}
 series=$SERIES_PATH/series
 # Paths only an s390 kernel builds.
 only_s390='^(net/iucv/|drivers/s390/|arch/s390/)'
 
-EXTRA_PKGS=gcc-s390x-linux-gnu "$ROOT"/scripts/deps.sh >/dev/null
+EXTRA_PKGS=gcc-s390x-linux-gnu "$ROOT"/scripts/deps.sh >/dev/null || fatal deps "gcc-s390x-linux-gnu not installed"
 kbuild_repro_env
 g() { git -C "$wt" -c user.name="$(project_name)" -c user.email="$(project_email)" "$@"; }
 mk() {	# mk TC ARGS...
@@ -61,16 +64,19 @@ for p in "${patches[@]}"; do
 	done < <(g apply --numstat "$SERIES_PATH/$p" | cut -f3)
 done
 mapfile -t objs < <(printf '%s\n' "${objs[@]}" | sort -u)
-[ "${#objs[@]}" -gt 0 ] || { note "no s390-only files in the series"; stage_end; exit 0; }
+[ "${#objs[@]}" -gt 0 ] || { result skip objects "no s390-only files in the series"; stage_end; finish; }
 note "objects: ${objs[*]}"
 
 bad=0 rows=()
 for tc in $compilers; do
 	build "$tc" "base-$tc" "${objs[@]}"
 	rows+=("baseline | $tc | $(wc -l <"$logs/base-$tc.err") | $(wc -l <"$logs/base-$tc.warn")")
+	# The baseline must build: new warnings are counted against it.
+	check "base-$tc" "$(wc -l <"$logs/base-$tc.err") errors, $(wc -l <"$logs/base-$tc.warn") warnings" \
+		test ! -s "$logs/base-$tc.err"
 done
 for p in "${patches[@]}"; do
-	g am -q "$SERIES_PATH/$p" || die "$p does not apply"
+	g am -q "$SERIES_PATH/$p" || { bad=1; result fail "${p%%-*}-applies" "$p does not apply (git am)"; break; }
 	touched=$(g show --name-only --format= HEAD | grep -E "$only_s390" || true)
 	[ -n "$touched" ] || continue
 	for tc in $compilers; do
@@ -79,10 +85,16 @@ for p in "${patches[@]}"; do
 		ne=$(wc -l <"$logs/$tag.err")
 		nw=$(comm -13 "$logs/base-$tc.warn" "$logs/$tag.warn" | wc -l)
 		rows+=("${p%%-*} | $tc | $ne | $nw new")
-		[ "$ne" = 0 ] && [ "$nw" = 0 ] || { bad=1; head -5 "$logs/$tag.err"; comm -13 "$logs/base-$tc.warn" "$logs/$tag.warn" | head -5; }
+		if [ "$ne" = 0 ] && [ "$nw" = 0 ]; then
+			result pass "$tag" "${#objs[@]} objects, 0 errors, 0 new warnings"
+		else
+			bad=1; head -5 "$logs/$tag.err"; comm -13 "$logs/base-$tc.warn" "$logs/$tag.warn" | head -5
+			result fail "$tag" "$ne errors, $nw new warnings (see $(rel "$logs")/$tag.log)"
+		fi
 	done
 done
 echo "state | compiler | errors | warnings"
 printf '%s\n' "${rows[@]}"
 stage_end
-[ "$bad" = 0 ] && echo "cross: ok" || { echo "cross: FAILED"; exit 1; }
+[ "$bad" = 0 ] && echo "cross: ok" || echo "cross: FAILED"
+finish

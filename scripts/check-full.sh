@@ -16,9 +16,10 @@ completeness() {
 }
 
 nested completeness "completeness over the whole tree (one result per site left)" completeness
-full check-bisect "bisect build of every patch (gcc-12 + clang-19)" "$ROOT"/scripts/check-bisect.sh
-full check-testmod "bpf_testmod (external module), per patch" "$ROOT"/scripts/check-testmod.sh
-full check-cross "s390-only files, cross-compiled (gcc-12 + clang-19)" "$ROOT"/scripts/check-cross.sh
+nested check-bisect "bisect build of every patch (gcc-12 + clang-19; one result per patch, compiler, config)" \
+	"$ROOT"/scripts/check-bisect.sh
+nested check-testmod "bpf_testmod (external module), per patch" "$ROOT"/scripts/check-testmod.sh
+nested check-cross "s390-only files, cross-compiled (gcc-12 + clang-19)" "$ROOT"/scripts/check-cross.sh
 full check-btf "BPF sock_addr suite on BTF kernels (unix path rewritten longer)" "$ROOT"/scripts/check-btf.sh
 nested checkpatch "checkpatch --strict on every patch (one result each)" "$ROOT"/scripts/checkpatch.sh
 # Pipelines of their own: their cases counted here (lib.sh's nested).
@@ -34,6 +35,13 @@ nested check-arm64 "arm64: both kernels cross-built, booted on QEMU virt, compar
 # build folder (BUILD empty: the tree profile's).
 nested check-6.1 "Linux 6.1: patches-6.1 on linux-source-6.1, both kernels built, booted, compared" \
 	env TREE=6.1 BUILD= "$ROOT"/scripts/check.sh
+# Linux 6.1: every patch of patches-6.1 built on its own, as for 6.12.
+nested check-bisect-6.1 "Linux 6.1: every patch built on its own (gcc-12 + clang-19)" \
+	env TREE=6.1 BUILD= "$ROOT"/scripts/check-bisect.sh
+nested check-testmod-6.1 "Linux 6.1: bpf_testmod (external module), per patch" \
+	env TREE=6.1 BUILD= "$ROOT"/scripts/check-testmod.sh
+nested check-cross-6.1 "Linux 6.1: s390-only files, cross-compiled (gcc-12 + clang-19)" \
+	env TREE=6.1 BUILD= "$ROOT"/scripts/check-cross.sh
 full check-distcc "kernel objects through distcc (CCACHE_PREFIX) on 127.0.0.1" "$ROOT"/scripts/check-distcc.sh
 # make coverage: its results (builds, boots, the table's verdict) here.
 nested coverage "patch coverage: gcov kernels, every changed hunk executed or listed" "$ROOT"/scripts/coverage.sh

@@ -4,16 +4,19 @@
 # object list cannot name.  Build it with M= against the allmodconfig
 # object dirs of check-bisect (gcc-12 and clang-19, W=1): on the
 # baseline and after every patch that touches it; errors or new
-# warnings fail.
+# warnings fail.  A pipeline of its own (check-full nests it): one
+# result per state (baseline, or a patch that touches the module) and
+# compiler.
 #
 # Usage: scripts/check-testmod.sh   (after make check-bisect; WT=build/verify)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+results_init check-testmod
 wt=$(realpath -m "${WT:-$BUILD/verify}")
 mod=tools/testing/selftests/bpf/bpf_testmod
 compilers=${COMPILERS:-gcc clang}
 for tc in $compilers; do
-	[ -f "$wt/out-allmod-$tc/.config" ] || die "no allmodconfig object dir for $tc: run make check-bisect first"
+	[ -f "$wt/out-allmod-$tc/.config" ] || fatal "objdir-$tc" "no allmodconfig object dir for $tc: run make check-bisect first"
 done
 kbuild_repro_env
 ccache_env
@@ -39,9 +42,12 @@ rows=() bad=0
 for tc in $compilers; do
 	build "$tc" "base-$tc"
 	rows+=("baseline | $tc | $(wc -l <"$logs/base-$tc.err") | $(wc -l <"$logs/base-$tc.warn")")
+	# The baseline must build: new warnings are counted against it.
+	check "base-$tc" "$(wc -l <"$logs/base-$tc.err") errors, $(wc -l <"$logs/base-$tc.warn") warnings" \
+		test ! -s "$logs/base-$tc.err"
 done
 while read -r p; do
-	g am -q "$SERIES_PATH/$p" || die "$p does not apply"
+	g am -q "$SERIES_PATH/$p" || { bad=1; result fail "${p%%-*}-applies" "$p does not apply (git am)"; break; }
 	g show --name-only --format= HEAD | grep -q "^$mod/" || continue
 	for tc in $compilers; do
 		tag="${p%%-*}-$tc"
@@ -52,6 +58,9 @@ while read -r p; do
 		if [ "$ne" != 0 ] || [ "$nw" != 0 ]; then
 			bad=1
 			head -5 "$logs/$tag.err" | unroot
+			result fail "$tag" "$ne errors, $nw new warnings (see $(rel "$logs")/$tag.log)"
+		else
+			result pass "$tag" "0 errors, 0 new warnings"
 		fi
 	done
 done < <(series_patches)
@@ -59,4 +68,5 @@ rm -f "$wt/$mod"/*.o "$wt/$mod"/.*.cmd
 echo "state | compiler | errors | warnings"
 printf '%s\n' "${rows[@]}"
 stage_end
-[ "$bad" = 0 ] && echo "testmod: ok" || { echo "testmod: FAILED"; exit 1; }
+[ "$bad" = 0 ] && echo "testmod: ok" || echo "testmod: FAILED"
+finish

@@ -36,7 +36,7 @@ else
 fi
 
 # fuzz_stage: the fuzzer on the patched kernel, its replay and watcher
-# self-tests, and its reach over config/fuzz-paths.
+# self-tests, and its reach over the tree's fuzz paths (config/fuzz-paths).
 fuzz_stage() {
 	local n selftest
 	stage "fuzz (patched, $tc)"
@@ -67,7 +67,7 @@ fuzz_stage() {
 		result fail fuzz-watcher-selftest "see $(rel "$BUILD/logs/fuzz-selftest.out")"
 	fi
 	sed -n '/^fuzz summary/,$p' "$BUILD/logs/fuzz.out"
-	fuzz_paths "$BUILD/logs/fuzz.out" "$n" "${FUZZ_SEED:-1}" "$ROOT/config/fuzz-paths"
+	fuzz_paths "$BUILD/logs/fuzz.out" "$n" "${FUZZ_SEED:-1}" "$ROOT/$TREE_FUZZ_PATHS"
 	stage_end
 }
 

@@ -261,7 +261,7 @@ project_email() { project_identity | sed 's/.*<\(.*\)>.*/\1/'; }
 # fuzz_path_floors [FILE]: config/fuzz-paths' path lines, "NAME CALLS
 # OK" (the floors of calls and of calls that returned 0), comments dropped.
 fuzz_path_floors() {
-	sed 's/#.*//' "${1:-$ROOT/config/fuzz-paths}" | awk 'NF && $1 != "digest" {print $1, $2, $3}'
+	sed 's/#.*//' "${1:-$ROOT/$TREE_FUZZ_PATHS}" | awk 'NF && $1 != "digest" {print $1, $2, $3}'
 }
 
 # fuzz_paths OUT N SEED FILE: every path FILE (config/fuzz-paths) lists
@@ -652,9 +652,10 @@ finish() {
 	p=$(grep -c -P '^pass\t' "$RESULTS"); f=$(grep -c -P '^fail\t' "$RESULTS"); s=$(grep -c -P '^skip\t' "$RESULTS")
 	echo "$p passed, $f failed, $s skipped${PARTIAL_SUITES:+ (partial run: SUITES=$PARTIAL_SUITES)}"
 	# A nested pipeline (check-full's nested): every result joins the
-	# parent's, named under this pipeline's.
+	# parent's, named under the name the parent gave it (two trees' runs
+	# of one pipeline stay apart), else this pipeline's.
 	if [ -n "${PARENT_RESULTS:-}" ]; then
-		awk -F'\t' -v OFS='\t' -v n="$PIPELINE/" '{ $2 = n $2; print }' "$RESULTS" >>"$PARENT_RESULTS"
+		awk -F'\t' -v OFS='\t' -v n="${NESTED_AS:-$PIPELINE}/" '{ $2 = n $2; print }' "$RESULTS" >>"$PARENT_RESULTS"
 	fi
 	[ "$f" = 0 ]
 	exit $?
@@ -685,7 +686,7 @@ check_extra() { [[ " ${TREE_CHECK_EXTRAS-${ARCH_CHECK_EXTRAS:-}} " == *" $1 "* ]
 nested() {
 	local name=$1 rc=0 before; stage "$2"; shift 2
 	before=$(wc -l <"$RESULTS")
-	PARENT_RESULTS=$RESULTS CHECK_FULL="" "$@" || rc=$?
+	PARENT_RESULTS=$RESULTS NESTED_AS=$name CHECK_FULL="" "$@" || rc=$?
 	if [ "$(wc -l <"$RESULTS")" = "$before" ]; then
 		result fail "$name" "exit status $rc, no results recorded"
 	elif [ "$rc" != 0 ] && ! tail -n +"$((before + 1))" "$RESULTS" | grep -q -P '^fail\t'; then

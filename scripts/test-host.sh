@@ -159,6 +159,16 @@ bash -c '. "$0"/scripts/lib.sh && results_ktap "$1"' "$ROOT" "$tmp/r.results" >"
 counts=$("$BUILD"/host/ktapdiff --check "$tmp/r.ktap" 2>&1 | sed -n 's/^top level: //p')
 check pipeline-ktap-record "results as KTAP, read back: $counts" test "$counts" = "2 passed, 1 failed, 1 skipped"
 
+# A nested pipeline (check-full's nested): its results join the parent's
+# under the name the parent gives it (two trees' check-bisect stay
+# apart), its failure stays a failure, and one that records nothing fails.
+printf '%s\n' '. "$1"/scripts/lib.sh; results_init child; result pass a; result fail b why; finish' >"$tmp/child.sh"
+printf '%s\n' '. "$1"/scripts/lib.sh; results_init child; exit 3' >"$tmp/silent.sh"
+got=$(BUILD=$tmp/nest bash -c '. "$0"/scripts/lib.sh && results_init parent &&
+	{ nested bisect-6.1 "two" bash "$1" "$0"; nested quiet "none" bash "$2" "$0"; } >/dev/null 2>&1
+	cut -f1,2 "$RESULTS" | tr "\t\n" ": "' "$ROOT" "$tmp/child.sh" "$tmp/silent.sh")
+check pipeline-nested-named "$got" test "$got" = "pass:bisect-6.1/a fail:bisect-6.1/b fail:quiet "
+
 # The tree is a profile (config/tree): TREE=6.1 takes its package,
 # tarball, series and its own build folder; an unknown tree is refused.
 tree_of() { TREE=$1 BUILD='' bash -c '. "$0"/scripts/lib.sh && echo "$TREE_PACKAGE $TREE_SERIES $(rel "$BUILD")"' "$ROOT"; }

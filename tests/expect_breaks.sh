@@ -114,9 +114,9 @@ if [ -s "$L/fuzz.out" ] && check_extra fuzz; then
 	first=$(fuzz_path_floors | awk '$3 > 0 {print $1; exit}')
 	sed -E "s/^( *path $first calls=[0-9]+) ok=[0-9]+$/\1 ok=0/" "$L/fuzz.out" >"$tmp/fuzz.out"
 	broke fuzz-path-never-ok "path $first: every call failed" "^fail.fuzz-path-$first" \
-		run_results fuzz_paths "$tmp/fuzz.out" "$n" "$seed" "$ROOT/config/fuzz-paths"
+		run_results fuzz_paths "$tmp/fuzz.out" "$n" "$seed" "$ROOT/$TREE_FUZZ_PATHS"
 	broke fuzz-digest-unrecorded "another number of calls than the recorded digest's" '^fail.fuzz-digest' \
-		run_results fuzz_paths "$L/fuzz.out" "$((n + 1))" "$seed" "$ROOT/config/fuzz-paths"
+		run_results fuzz_paths "$L/fuzz.out" "$((n + 1))" "$seed" "$ROOT/$TREE_FUZZ_PATHS"
 fi
 
 # A compiler warning only the patched kernel has.
