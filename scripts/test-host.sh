@@ -179,7 +179,7 @@ check tree-profile-unknown-refused "rc=$rc: $msg" test "$rc" != 0 -a -n "$(echo 
 
 # One list of the variables the harness reads (config/variables): a
 # read with a default that is not listed fails, naming it.
-unlisted=$(grep -ohE '\$\{[A-Z][A-Z0-9_]*:[-=]' "$ROOT"/scripts/*.sh "$ROOT"/tests/*.sh |
+unlisted=$(grep -ohE '\$\{[A-Z][A-Z0-9_]*:[-=]' "$ROOT"/scripts/*.sh "$ROOT"/scripts/lib/*.sh "$ROOT"/tests/*.sh |
 	sed -E 's/^\$\{([A-Z0-9_]+).*/\1/' | sort -u |
 	grep -v -x -F -f <(grep -v '^#' "$ROOT/config/variables" | awk '{for (i = 1; i <= NF && $i ~ /^[A-Z][A-Z0-9_]*$/; i++) print $i}') || true)
 # make coverage's line maps and verdict rules (scripts/coverage-table.py).
@@ -197,7 +197,7 @@ check dkms-judge-break "LiME building on the patched kernel, unexpected: fails" 
 check variables-listed "config/variables lists every variable read${unlisted:+; not listed: $(echo $unlisted)}" test -z "$unlisted"
 
 # Shell scripts pass shellcheck.
-if shellcheck -x -S warning "$ROOT"/scripts/*.sh "$ROOT"/tests/*.sh "$ROOT"/guest/debian/*.sh "$ROOT"/.ci/run >"$tmp/sc" 2>&1; then
+if shellcheck -x -S warning "$ROOT"/scripts/*.sh "$ROOT"/scripts/lib/*.sh "$ROOT"/tests/*.sh "$ROOT"/guest/debian/*.sh "$ROOT"/.ci/run >"$tmp/sc" 2>&1; then
 	result pass shellcheck
 else
 	head -20 "$tmp/sc"

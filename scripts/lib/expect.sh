@@ -1,0 +1,150 @@
+# shellcheck shell=bash
+# What a run is judged against: the expectations (config/expect), the
+# fuzzer's paths, kernel reports on a console, new build warnings.
+# Part of scripts/lib.sh, which sources it; never run on its own.
+
+# fuzz_path_floors [FILE]: config/fuzz-paths' path lines, "NAME CALLS
+# OK" (the floors of calls and of calls that returned 0), comments dropped.
+fuzz_path_floors() {
+	sed 's/#.*//' "${1:-$ROOT/$TREE_FUZZ_PATHS}" | awk 'NF && $1 != "digest" {print $1, $2, $3}'
+}
+
+# fuzz_paths OUT N SEED FILE: every path FILE (config/fuzz-paths) lists
+# got at least its floor of
+# calls, and of calls that returned 0, in that run, one result each,
+# from the summary's "path NAME calls=N ok=M" lines; and the calls were
+# the recorded ones (the host dry run's digest for that N and seed).
+fuzz_paths() {
+	local seen name calls ok got c o want digest n=$2 seed=$3 file=$4
+	seen=$(sed -n 's/^ *path \([^ ]*\) calls=\([0-9]*\) ok=\([0-9]*\)$/\1 \2 \3/p' "$1")
+	while read -r name calls ok; do
+		got=$(awk -v p="$name" '$1 == p {print $2, $3}' <<<"$seen")
+		if [ -z "$got" ]; then
+			result fail "fuzz-path-$name" "missing from the fuzzer's output"
+			continue
+		fi
+		read -r c o <<<"$got"
+		check "fuzz-path-$name" "$c calls (floor $calls), $o ok (floor $ok)" \
+			test "$c" -ge "$calls" -a "$o" -ge "$ok"
+	done < <(fuzz_path_floors "$file")
+	want=$(awk -v n="$n" -v s="$seed" '$1 == "digest" && $2 == n && $3 == s {print $4}' "$file")
+	digest=$(sed -n 's/^ *digest: *\([0-9a-f]*\) .*/\1/p' "$1")
+	if [ -z "$want" ]; then
+		result fail fuzz-digest "$(rel "$file") records no digest for $n calls, seed $seed"
+	else
+		check fuzz-digest "$digest, recorded $want ($n calls, seed $seed)" test "$digest" = "$want"
+	fi
+}
+
+# report_patterns: config/kernel-reports without its comments.
+report_patterns() {
+	grep -v -E '^(#|$)' "$ROOT/config/kernel-reports"
+}
+
+# report_lines LOG [EXPECTED_ERE]: the lines of LOG (numbered) that carry
+# a kernel report, less those matching EXPECTED_ERE (the bounds demo
+# expects its own UBSAN and FORTIFY reports).
+report_lines() {
+	local hits
+	hits=$(grep -a -n -F -f <(report_patterns) "$1")
+	if [ -n "${2:-}" ]; then
+		hits=$(grep -a -v -E "$2" <<<"$hits")
+	fi
+	[ -n "$hits" ] && echo "$hits"
+	return 0
+}
+
+# The bounds demo's own reports, expected on the patched kernel: UBSAN's
+# index report and FORTIFY's warning, both about the demo file.
+export DEMO_EXPECTED_REPORTS='UBSAN: array-index-out-of-bounds in .*net/core/sockaddr_bounds_demo\.c|detected field-spanning write .*net/core/sockaddr_bounds_demo\.c|WARNING: .* at .*net/core/sockaddr_bounds_demo\.c'
+
+# demo_unexpected_reports LOG: the report lines of LOG that are not the
+# bounds demo's own.  A "Call Trace:" is taken as the trace of a demo
+# report while there are no more of them than demo report lines.
+demo_unexpected_reports() {
+	local own traces
+	report_lines "$1" "$DEMO_EXPECTED_REPORTS|Call Trace:"
+	own=$(grep -a -c -E "$DEMO_EXPECTED_REPORTS" "$1")
+	traces=$(grep -a -c -F 'Call Trace:' "$1")
+	[ "$traces" -le "$own" ] || echo "$traces Call Trace: lines for $own demo report lines"
+}
+
+# normalise_warnings: a build log's compiler warnings as "FILE: warning:
+# TEXT", FILE relative to the tree (kbuild prints ../FILE from the object
+# folder inside the worktree), line and column numbers dropped.
+normalise_warnings() {
+	# No warning at all is a clean build, not a failed grep.
+	{ grep -a -E ': warning: ' || true; } | unroot |
+		sed -E 's#^(\.\./)+##; s#^build/src-[^/]+/##; s#^([^:]+):[0-9]+(:[0-9]+)?: #\1: #' | sort -u
+}
+
+# warnings_compare BASELINE PATCHED NAME: one result, failing on a
+# warning the PATCHED record (build.sh's OBJ/warnings) has and the
+# BASELINE one not.
+warnings_compare() {
+	local new
+	if [ ! -f "$1" ] || [ ! -f "$2" ]; then
+		result fail "$3" "no warning record (build.sh writes OBJ/warnings)"
+		return 1
+	fi
+	new=$(comm -13 "$1" "$2")
+	[ -z "$new" ] || sed 's/^/  new: /' <<<"$new" | head -20
+	check "$3" "$(grep -c . <"$1") on baseline, $(grep -c . <"$2") on patched, $(grep -c . <<<"$new") new${new:+: $(head -1 <<<"$new" | cut -c1-120)}" \
+		test -z "$new"
+}
+
+# The expectations every run of $ARCH_NAME is checked against
+# (config/expect/README); EXPECT_FILE= another one (the harness tests).
+expect_file() {
+	echo "${EXPECT_FILE:-$ROOT/config/expect/${TREE_EXPECT:+$TREE_EXPECT/}$ARCH_NAME}"
+}
+
+# expect_check LOG FILE KERNEL: one kernel's run (FILE, the log LOG:
+# ktap or console) against the expectations, one result per check: every
+# suite listed and at its floors, every skip an allowed one.
+expect_check() {
+	local x out rc=0 r name detail
+	x=$(expect_file)
+	[ -f "$x" ] || { result fail "expect-$ARCH_NAME-$3-$1" "no $(rel "$x")"; return 1; }
+	out=$("$BUILD"/host/ktapdiff --expect "$x" --log "$1" --kernel "$3" "$2" 2>&1) || rc=$?
+	if [ "$rc" = 2 ]; then
+		result fail "expect-$ARCH_NAME-$3-$1" "$(head -1 <<<"$out")"
+		return 1
+	fi
+	while IFS=$'\t' read -r r name detail; do
+		result "$r" "expect-$ARCH_NAME-$3-$1: $name" "$detail"
+	done <<<"$out"
+	return "$rc"
+}
+
+# compare_runs NAME LOG BASELINE PATCHED: the two kernels' runs of one
+# log (ktap or console) compared case by case with the allow-list, one
+# result NAME; the comparison in build/logs/NAME.txt and on stdout.  The
+# one comparison of every pipeline (make check on each arch,
+# check-debian, check-btf).
+compare_runs() {
+	local out=$BUILD/logs/$1.txt
+	if "$BUILD"/host/ktapdiff --allow "$ROOT"/config/allowed-differences --log "$2" \
+		"$3" "$4" >"$out" 2>&1; then
+		result pass "$1"
+	else
+		result fail "$1" "see $(rel "$out")"
+	fi
+	cat "$out"
+}
+
+# ktap_counts LOG NAME: validate one KTAP log with ktapdiff --check and
+# add its case counts to $RESULTS.
+ktap_counts() {
+	local out line p f s rc=0
+	out=$("$BUILD"/host/ktapdiff --check "$1" 2>&1) || rc=$?
+	echo "$out" | sed 's/^/  /'
+	# ktapdiff's own count of the cases (see host/ktapdiff.c).
+	line=$(sed -n 's/^cases: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p' <<<"$out")
+	if [ -n "$line" ] && [ "$rc" != 2 ]; then
+		read -r p f s <<<"$line"
+		result_counts "$p" "$f" "$s" "$2"
+	else
+		result fail "$2" "no complete KTAP in $(rel "$1")"
+	fi
+}

@@ -1,0 +1,118 @@
+# shellcheck shell=bash
+# Kernel builds: object folders, their build-info, reproducible and
+# cached compiles, the series' patches and the objects they touch.
+# Part of scripts/lib.sh, which sources it; never run on its own.
+
+# Object dir of a variant (baseline|patched) for a toolchain.  It sits
+# inside the worktree so kbuild uses srctree=.. and both worktrees give
+# ccache identical command lines: files whose inputs the series does not
+# change are compiled once.
+objdir() {
+	echo "$BUILD/src-$1/out-$2$ARCH_SUFFIX"
+}
+
+# dkms_conf SRCDIR FIELD: a field of a module source's dkms.conf
+# (PACKAGE_NAME, PACKAGE_VERSION), read as dkms reads it: sourced.
+dkms_conf() { bash -c "cd '$1' && . ./dkms.conf >/dev/null 2>&1; echo \"\$$2\""; }
+
+# series_patches [SERIES]: the patch file names a series file lists, in
+# order (comments and blank lines skipped); default the tree's series
+# (patches/series for 6.12).
+series_patches() {
+	grep -v -E '^[[:space:]]*(#|$)' "${1:-$SERIES_PATH/series}"
+}
+
+# touched_objects: the .o of every .c file the series changes.
+touched_objects() {
+	git -C "$BUILD/src-patched" diff --name-only baseline HEAD -- '*.c' | sed 's/\.c$/.o/'
+}
+
+# seed_objdir MAIN COPY SRC BASE: a kernel whose tree SRC is the tree of
+# MAIN's kernel plus a few changed files (since BASE) starts its object
+# folder COPY as a copy of MAIN (kbuild names sources relative to the
+# object folder: the commands are the same in both trees), every copied
+# file dated later than every source, then the files changed since BASE
+# dated later still: kbuild rebuilds exactly what depends on them and
+# links.  Without it every object would be a ccache lookup.  Nothing to
+# do when COPY has been built, or MAIN has not.
+seed_objdir() {
+	local main=$1 copy=$2 src=$3 base=$4 t
+	[ -f "$copy/vmlinux" ] && return 0
+	[ -f "$main/vmlinux" ] || return 0
+	need_space "$BUILD" 2000 "a copy of $(rel "$main")"
+	rm -rf "$copy" && cp -a "$main" "$copy" && info_del "$copy" built || return 1
+	t=$(date +%s.%N)
+	find "$copy" -print0 | xargs -0 touch -h -d "@$t"
+	sleep 1
+	git -C "$src" diff --name-only "$base" HEAD | (cd "$src" && xargs -r touch -c)
+	note "$(rel "$copy"): seeded from $(rel "$main")"
+}
+
+# The build-info record of an object folder, OBJ/build-info: one "KEY
+# value" line for each thing the harness made there and the inputs it
+# was made from, instead of a stamp file each.  Keys: config (config.sh:
+# the fragments' sum), built (build.sh: toolchain, commit, worktree and
+# config), warnings and image-bytes (build.sh), deb (deb.sh), dkms
+# (dkms-check.sh).
+info_get() { sed -n "s/^$2 //p" "$1/build-info" 2>/dev/null | tail -n 1; }
+
+info_set() {
+	local f=$1/build-info
+	mkdir -p "$1"
+	{ grep -v "^$2 " "$f" 2>/dev/null; echo "$2 $3"; } >"$f.new" && mv "$f.new" "$f"
+}
+
+info_del() {
+	local f=$1/build-info
+	[ -f "$f" ] || return 0
+	grep -v "^$2 " "$f" >"$f.new"; mv "$f.new" "$f"
+}
+
+# kbuild_repro_env: the KBUILD_BUILD_* values every build of this
+# project uses, so two builds of the same source compare byte for byte.
+kbuild_repro_env() {
+	export KBUILD_BUILD_TIMESTAMP="1980-01-01" KBUILD_BUILD_USER=user KBUILD_BUILD_HOST=host
+}
+
+# deb_localversion VARIANT: what make deb appends to the release of
+# the baseline or patched kernel package (never Debian's +deb12).
+deb_localversion() {
+	case "$1" in
+	patched) echo +sockaddr ;;
+	baseline) echo +baseline ;;
+	*) die "unknown variant '$1' (baseline or patched)" ;;
+	esac
+}
+
+# ccache_env: the one compiler cache of every kernel build (main
+# kernels, check-bisect, check-testmod, dkms-check): ccache's usual
+# per-user cache, so it outlives a fresh clone of the project; entries
+# hashed relative to $BUILD, so both worktrees share them.  Depend mode:
+# a miss runs the compiler once, keyed by the headers kbuild's -MMD
+# lists, instead of a separate preprocessor run first (measured on a cold
+# hardened kernel: a third of every miss's time went to that run).
+ccache_env() {
+	export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ccache} CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+	export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros,include_file_mtime
+	export CCACHE_DEPEND=1
+	# Not ccache's inode cache (CCACHE_INODECACHE): its shared mapped
+	# file cost more page faults than the header hashing it saves (10
+	# hits of net/core/sock.o, ~850 headers: 0.43-0.55 s and 4,650
+	# minor faults without, 0.57-0.78 s and 11,790 with).
+}
+
+# kernel_image OBJDIR: the bootable image a build in OBJDIR made.
+kernel_image() {
+	echo "$1/$ARCH_IMAGE"
+}
+
+# kbuild_cmd OBJDIR OBJ: the command kbuild compiled OBJ with (from its
+# .cmd file), without ccache and the dependency-file option; run it in
+# OBJDIR.  Exported: the report scripts call it from xargs.
+kbuild_cmd() {
+	# 6.1's kbuild names it cmd_ (6.12's: savedcmd_) and appends the
+	# objtool step after " ; ": only the compile is kept.
+	sed -n -E "s|^(saved)?cmd_$2 := ||p" "$1/$(dirname "$2")/.$(basename "$2").cmd" |
+		sed -E 's/^ccache //; s/-Wp,-MMD,[^ ]+ //; s/ +; .*$//'
+}
+export -f kbuild_cmd

@@ -1,0 +1,91 @@
+# shellcheck shell=bash
+# The profiles that make a tree, an arch and a toolchain data
+# (config/tree, config/arch, config/toolchains), and the project's identity.
+# Part of scripts/lib.sh, which sources it; never run on its own.
+
+# tree_profile: the kernel tree of $TREE (default 6.12), config/tree/$TREE
+# ("KEY value" lines, the keys in config/tree/README), read once:
+# TREE_<KEY> for every key ("-" is empty) and TREE_NAME.
+tree_profile() {
+	TREE_NAME=${TREE:-6.12}
+	local file=$ROOT/config/tree/$TREE_NAME key value
+	if [ ! -f "$file" ]; then
+		echo "ERROR: unknown TREE '$TREE_NAME' (config/tree has: $(find "$ROOT/config/tree" -type f ! -name README -printf '%f\n' | sort -V | xargs))" >&2
+		exit 1
+	fi
+	while read -r key value; do
+		case $key in '' | '#'* | skip_suite) continue ;; esac
+		[ "$value" = - ] && value=
+		declare -gx "TREE_${key^^}=$value"
+	done <"$file"
+	# The series folder, absolute: patches/ for 6.12.
+	export TREE_NAME SERIES_PATH=$ROOT/$TREE_SERIES
+}
+
+# tree_skips: one skipped result per suite the tree cannot run
+# (config/tree's skip_suite lines), with its reason: left out of SUITES
+# by the Makefile, never dropped silently.
+tree_skips() {
+	local key name reason
+	while read -r key name reason; do
+		[ "$key" = skip_suite ] && result skip "suite-$name" "$reason"
+	done <"$ROOT/config/tree/$TREE_NAME"
+	return 0
+}
+
+# The project's one identity (config/identity), "NAME <EMAIL>", and its
+# two halves: the author of the project's own patches and of the commits
+# it makes in the build trees.
+project_identity() { grep -v '^#' "$ROOT/config/identity" | head -1; }
+
+project_name() { project_identity | sed 's/ <.*//'; }
+
+project_email() { project_identity | sed 's/.*<\(.*\)>.*/\1/'; }
+
+# toolchain NAME: the profile of config/toolchains, as TC_CC (compiler),
+# TC_VARS (kbuild variables that select it, an array), TC_FRAGMENT (its
+# config fragment, empty for none) and KBUILD_CC (the arch's ARCH=, TC_VARS
+# and CC="ccache TC_CC": what every kernel build passes to make).
+toolchain() {
+	local line name frag vars
+	line=$(awk -v t="$1" '!/^#/ && $1 == t' "$ROOT/config/toolchains")
+	[ -n "$line" ] || die "unknown toolchain '$1' (config/toolchains has: $(awk '!/^#/ && NF {printf "%s ", $1}' "$ROOT/config/toolchains"))"
+	read -r name TC_CC vars frag <<<"$line"
+	read -ra TC_VARS <<<"$vars"
+	TC_FRAGMENT=${frag#-}
+	# shellcheck disable=SC2034 # used by the callers
+	KBUILD_CC=("${ARCH_KBUILD[@]}" "${TC_VARS[@]}" CC="ccache $TC_CC")
+	# Through distcc/icecc (CCACHE_PREFIX) clang compiles preprocessed
+	# source, where -fmacro-prefix-map is unused, and kbuild's clang
+	# flags make an unused argument an error.
+	if [ -n "${CCACHE_PREFIX:-}" ] && [[ $TC_CC == clang* ]]; then
+		KBUILD_CC+=(KCFLAGS="${KCFLAGS:+$KCFLAGS }-Wno-unused-command-line-argument")
+	fi
+	export TC_CC TC_FRAGMENT
+	: "$name"
+}
+
+# arch_profile: the profile of $ARCH (default x86_64), config/arch/$ARCH
+# ("KEY value" lines, the keys described in config/arch/README), read
+# once: ARCH_<KEY> for every key (ARCH_TARGET, ARCH_QEMU, ARCH_KTAP, ...;
+# "-" is empty), plus ARCH_NAME, ARCH_KBUILD (kbuild's ARCH=, an array,
+# empty for the host's own), GUEST_OUT (the guest programs' folder) and
+# GUEST_CC and COMPAT_CFLAGS for host/host.mk.
+arch_profile() {
+	# lib.sh does not export ARCH: kbuild gets it from ARCH_KBUILD only.
+	# kbuild's own name of the host's architecture, x86, means x86_64.
+	ARCH_NAME=${ARCH:-x86_64}
+	[ "$ARCH_NAME" = x86 ] && ARCH_NAME=x86_64
+	ARCH_FILE=$ROOT/config/arch/$ARCH_NAME
+	[ -f "$ARCH_FILE" ] || die "unknown ARCH '$ARCH_NAME' (config/arch has: $(find "$ROOT/config/arch" -type f ! -name README -printf '%f ' | sort))"
+	local key value
+	while read -r key value; do
+		case $key in '' | '#'*) continue ;; esac
+		[ "$value" = - ] && value=
+		declare -gx "ARCH_${key^^}=$value"
+	done <"$ARCH_FILE"
+	ARCH_KBUILD=()
+	[ -z "${ARCH_KBUILD_ARCH:-}" ] || ARCH_KBUILD=(ARCH="$ARCH_KBUILD_ARCH")
+	export ARCH_NAME ARCH_FILE GUEST_OUT=$BUILD/guest${ARCH_SUFFIX:-} \
+		GUEST_CC=${ARCH_GUEST_CC:-} COMPAT_CFLAGS=${ARCH_COMPAT_CFLAGS:-}
+}

@@ -1,0 +1,152 @@
+# shellcheck shell=bash
+# The results of a pipeline (make run, make check, the nested ones): one
+# line per result, the closing count line, the pipeline's KTAP record.
+# Part of scripts/lib.sh, which sources it; never run on its own.
+
+# Test results for make check: one line per test in $RESULTS.
+# result pass|fail|skip NAME [DETAIL]
+result() {
+	local r=$1 name=$2; shift 2
+	printf '%s\t%s\t%s\n' "$r" "$name" "$*" >>"${RESULTS:?}"
+	case "$r" in
+	pass) echo "  ok   $name${*:+ ($*)}" ;;
+	fail) echo "  FAIL $name${*:+ ($*)}" ;;
+	skip) echo "  skip $name${*:+ ($*)}" ;;
+	esac
+}
+
+# check NAME DETAIL COMMAND...: one result, pass when COMMAND succeeds;
+# returns COMMAND's success too.
+check() {
+	local name=$1 detail=$2; shift 2
+	if "$@"; then
+		result pass "$name" "$detail"
+		return 0
+	fi
+	result fail "$name" "$detail"
+	return 1
+}
+
+# expect_failure NAME PATTERN BOUND LEFTOVER COMMAND...: the shape of
+# every fault test.  COMMAND must fail (not by running out of time)
+# within BOUND seconds, its output must say PATTERN (grep), and no
+# process matching LEFTOVER (pgrep -f) may be left behind.
+expect_failure() {
+	local name=$1 pat=$2 bound=$3 left=$4 t0 dt msg rc; shift 4
+	t0=$(date +%s)
+	msg=$(timeout -k 5 $((bound + 30)) "$@" 2>&1); rc=$?
+	dt=$(( $(date +%s) - t0 ))
+	if [ "$rc" != 0 ] && [ "$rc" != 124 ] && grep -q -- "$pat" <<<"$msg" &&
+		[ "$dt" -le "$bound" ] && ! pgrep -f -- "$left" >/dev/null; then
+		result pass "$name" "${dt}s: $(grep -m1 -- "$pat" <<<"$msg")"
+	else
+		tail -5 <<<"$msg" | sed 's/^/  | /'
+		result fail "$name" "rc=$rc after ${dt}s"
+	fi
+}
+
+# result_counts N_PASS N_FAIL N_SKIP NAME: add an aggregate from a
+# sub-runner that printed its own per-test lines.
+result_counts() {
+	local p=$1 f=$2 s=$3 name=$4 i
+	for ((i = 0; i < p; i++)); do printf 'pass\t%s\t\n' "$name" >>"$RESULTS"; done
+	for ((i = 0; i < f; i++)); do printf 'fail\t%s\t\n' "$name" >>"$RESULTS"; done
+	for ((i = 0; i < s; i++)); do printf 'skip\t%s\t\n' "$name" >>"$RESULTS"; done
+	echo "  $name: $p passed, $f failed, $s skipped"
+}
+
+# results_init NAME: start $BUILD/NAME.results and NAME-stages.tsv.
+results_init() {
+	PIPELINE=$1
+	export T_ALL; T_ALL=$(date +%s)
+	mkdir -p "$BUILD/logs"
+	export RESULTS=$BUILD/$1.results STAGE_LOG=$BUILD/$1-stages.tsv
+	: >"$RESULTS"; : >"$STAGE_LOG"
+}
+
+# finish: stage durations, the failures, the closing count line; exits
+# 0 only when nothing failed.
+# results_ktap RESULTS: the pipeline's results as a KTAP document, one
+# test point per result in the order they came ("# SKIP reason" for a
+# skip, the detail as a diagnostic): build/<pipeline>.ktap, the record
+# ktapdiff --check [--json] reads like any guest log.
+results_ktap() {
+	awk -F'\t' '
+		{ r[NR] = $1; n[NR] = $2; d[NR] = $3 }
+		END {
+			print "KTAP version 1"
+			print "1.." NR
+			for (i = 1; i <= NR; i++) {
+				gsub(/#/, "%23", n[i]); gsub(/ /, "_", n[i])
+				if (r[i] == "skip") { print "ok " i " " n[i] " # SKIP " d[i]; continue }
+				if (d[i] != "") print "# " n[i] ": " d[i]
+				print (r[i] == "fail" ? "not ok " : "ok ") i " " n[i]
+			}
+		}' "$1"
+}
+
+finish() {
+	results_ktap "$RESULTS" >"${RESULTS%.results}.ktap"
+	echo
+	# In the order the stages started, each with its start (min:s into
+	# the run); "(beside)": a stage that overlapped others, so the
+	# durations add up to more than the total.
+	echo "==== stage durations ===="
+	echo "     took  start  stage"
+	sort -t $'\t' -s -n -k3,3 "$STAGE_LOG" | awk -F'\t' '{
+		printf "  %6ss  %2d:%02d  %s%s\n", $2, $3 / 60, $3 % 60, $1, ($4 == "beside" ? " (beside)" : "") }'
+	printf '  %6ss         total\n' $(( $(date +%s) - T_ALL ))
+	grep -P '^fail\t' "$RESULTS" | cut -f2,3 | sort | uniq -c | sed 's/^/  failed: /' | head -40
+	local p f s
+	p=$(grep -c -P '^pass\t' "$RESULTS"); f=$(grep -c -P '^fail\t' "$RESULTS"); s=$(grep -c -P '^skip\t' "$RESULTS")
+	echo "$p passed, $f failed, $s skipped${PARTIAL_SUITES:+ (partial run: SUITES=$PARTIAL_SUITES)}"
+	# A nested pipeline (check-full's nested): every result joins the
+	# parent's, named under the name the parent gave it (two trees' runs
+	# of one pipeline stay apart), else this pipeline's.
+	if [ -n "${PARENT_RESULTS:-}" ]; then
+		awk -F'\t' -v OFS='\t' -v n="${NESTED_AS:-$PIPELINE}/" '{ $2 = n $2; print }' "$RESULTS" >>"$PARENT_RESULTS"
+	fi
+	[ "$f" = 0 ]
+	exit $?
+}
+
+# run_results FUNC ARG...: a function that records results, run against
+# a scratch result file: prints what it recorded, fails if one failed
+# (tests/expect_breaks.sh runs make check's own judges this way).
+run_results() {
+	local RESULTS rc=0
+	RESULTS=$(mktemp)
+	"$@" >/dev/null 2>&1
+	cat "$RESULTS"
+	grep -q -P '^fail\t' "$RESULTS" && rc=1
+	rm -f "$RESULTS"
+	return "$rc"
+}
+
+# check_extra NAME: NAME is one of the arch's make check stages beside
+# the comparison (config/arch's check_extras).
+# A tree profile's check_extras, where it has one, replaces the arch's.
+check_extra() { [[ " ${TREE_CHECK_EXTRAS-${ARCH_CHECK_EXTRAS:-}} " == *" $1 "* ]]; }
+
+# nested NAME TITLE COMMAND...: a pipeline of its own (results_init ...
+# finish) as one stage, its every result counted in this one's, under
+# NAME/; one that ended non-zero without a failed result, or recorded
+# none, fails NAME.
+nested() {
+	local name=$1 rc=0 before; stage "$2"; shift 2
+	before=$(wc -l <"$RESULTS")
+	PARENT_RESULTS=$RESULTS NESTED_AS=$name CHECK_FULL="" "$@" || rc=$?
+	if [ "$(wc -l <"$RESULTS")" = "$before" ]; then
+		result fail "$name" "exit status $rc, no results recorded"
+	elif [ "$rc" != 0 ] && ! tail -n +"$((before + 1))" "$RESULTS" | grep -q -P '^fail\t'; then
+		result fail "$name" "exit status $rc without a failed result"
+	fi
+	stage_end
+}
+
+# fatal STAGE WHY: a stage that cannot produce what later stages need
+# ends the run, still with the closing count line.
+fatal() {
+	result fail "$1" "$2"
+	finish
+}
