@@ -77,6 +77,7 @@ boot_phase() {
 		stage "results $v ($tag)"
 		# Guest suites (second channel) and KUnit (console): ktapdiff --check counts.
 		ktap_counts "$BUILD/logs/check-$tag-$v.ktap" "guest-$ARCH_NAME-$v"
+		result_attach "guest-$ARCH_NAME-$v" "$BUILD/logs/check-$tag-$v.ktap"
 		ktap_counts "$BUILD/logs/check-$tag-$v.log" "kunit-$ARCH_NAME-$v"
 		# What must have run, and how much of it (config/expect/).
 		expect_check ktap "$BUILD/logs/check-$tag-$v.ktap" "$v"

@@ -78,6 +78,7 @@ for v in baseline patched; do
 	# The daemon checks, one line each, then every case counted.
 	grep -a -E '^ *(not )?ok [0-9]+ (networkd|sshd|dnsmasq)_' "$logs/debian-$v.ktap" | sed 's/^ */  /'
 	ktap_counts "$logs/debian-$v.ktap" "guest-$v"
+	result_attach "guest-$v" "$logs/debian-$v.ktap"
 	stage_end
 done
 

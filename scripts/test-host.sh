@@ -158,6 +158,17 @@ printf 'pass\ta-stage\tdetail\nfail\tb stage\tx # y\nskip\tc\twhy\npass\td\t\n' 
 bash -c '. "$0"/scripts/lib.sh && results_ktap "$1"' "$ROOT" "$tmp/r.results" >"$tmp/r.ktap"
 counts=$("$BUILD"/host/ktapdiff --check "$tmp/r.ktap" 2>&1 | sed -n 's/^top level: //p')
 check pipeline-ktap-record "results as KTAP, read back: $counts" test "$counts" = "2 passed, 1 failed, 1 skipped"
+# A guest's KTAP (result_attach) nested under its result's test point:
+# the record's top level has one point for the guest's three results,
+# and every result line of the guest's log is in it, one level deeper.
+printf 'pass\tbuild\t\npass\tguest\t\npass\tguest\t\nskip\tguest\t\n' >"$tmp/g.results"
+printf 'guest\t%s\n' "$ROOT/tests/data/complete.log" >"$tmp/g.attach"
+bash -c '. "$0"/scripts/lib.sh && results_ktap "$1" "$2"' "$ROOT" "$tmp/g.results" "$tmp/g.attach" >"$tmp/g.ktap"
+top=$("$BUILD"/host/ktapdiff --check "$tmp/g.ktap" 2>&1 | sed -n 's/^top level: //p')
+inner=$(grep -c -E '^  +(not )?ok ' "$tmp/g.ktap")
+want=$(tr -d '\r' <"$ROOT/tests/data/complete.log" | grep -c -E '^ *(not )?ok ')
+check pipeline-ktap-nests-guest "top level: $top; $inner nested result lines, the guest log has $want" \
+	test "$top" = "2 passed, 0 failed, 0 skipped" -a "$inner" = "$want"
 
 # A nested pipeline (check-full's nested): its results join the parent's
 # under the name the parent gives it (two trees' check-bisect stay

@@ -61,32 +61,57 @@ results_init() {
 	export T_ALL; T_ALL=$(date +%s)
 	mkdir -p "$BUILD/logs"
 	export RESULTS=$BUILD/$1.results STAGE_LOG=$BUILD/$1-stages.tsv
-	: >"$RESULTS"; : >"$STAGE_LOG"
+	: >"$RESULTS"; : >"$STAGE_LOG"; : >"$BUILD/$1.attach"
+}
+
+# result_attach NAME KTAP: the KTAP document a result was counted from
+# (a guest's suites): the pipeline's KTAP record nests it under that
+# result's test point, so the record holds every guest case too.
+result_attach() {
+	printf '%s\t%s\n' "$1" "$2" >>"${RESULTS%.results}.attach"
+}
+
+# results_ktap RESULTS [ATTACH]: the pipeline's results as a KTAP
+# document, one test point per result in the order they came ("# SKIP
+# reason" for a skip, the detail as a diagnostic): build/<pipeline>.ktap,
+# the record ktapdiff --check [--json] reads like any guest log.  The
+# results of one name that ATTACH gives a KTAP document (result_attach)
+# are one test point, that document nested under it as its subtest.
+results_ktap() {
+	awk -F'\t' '
+		FILENAME == ARGV[1] { att[$1] = $2; next }
+		{ r[FNR] = $1; n[FNR] = $2; d[FNR] = $3; m = FNR }
+		END {
+			# Test points: a run of results of one attached name is one.
+			for (i = 1; i <= m; i++) {
+				if (i > 1 && n[i] == n[i - 1] && n[i] in att) { k[np] = (r[i] == "fail" || k[np] == "fail") ? "fail" : k[np]; continue }
+				np++; first[np] = i; k[np] = r[i]
+			}
+			print "KTAP version 1"
+			print "1.." np
+			for (t = 1; t <= np; t++) {
+				i = first[t]; name = n[i]
+				if (name in att) {
+					nest = 0
+					while ((getline line < att[name]) > 0) {
+						sub(/\r$/, "", line)
+						if (line ~ /^KTAP version/) nest = 1
+						if (nest) print "  " line
+					}
+					close(att[name])
+				}
+				gsub(/#/, "%23", name); gsub(/ /, "_", name)
+				if (k[t] == "skip") { print "ok " t " " name " # SKIP " d[i]; continue }
+				if (d[i] != "") print "# " name ": " d[i]
+				print (k[t] == "fail" ? "not ok " : "ok ") t " " name
+			}
+		}' "$(if [ -s "${2:-}" ]; then echo "$2"; else echo /dev/null; fi)" "$1"
 }
 
 # finish: stage durations, the failures, the closing count line; exits
 # 0 only when nothing failed.
-# results_ktap RESULTS: the pipeline's results as a KTAP document, one
-# test point per result in the order they came ("# SKIP reason" for a
-# skip, the detail as a diagnostic): build/<pipeline>.ktap, the record
-# ktapdiff --check [--json] reads like any guest log.
-results_ktap() {
-	awk -F'\t' '
-		{ r[NR] = $1; n[NR] = $2; d[NR] = $3 }
-		END {
-			print "KTAP version 1"
-			print "1.." NR
-			for (i = 1; i <= NR; i++) {
-				gsub(/#/, "%23", n[i]); gsub(/ /, "_", n[i])
-				if (r[i] == "skip") { print "ok " i " " n[i] " # SKIP " d[i]; continue }
-				if (d[i] != "") print "# " n[i] ": " d[i]
-				print (r[i] == "fail" ? "not ok " : "ok ") i " " n[i]
-			}
-		}' "$1"
-}
-
 finish() {
-	results_ktap "$RESULTS" >"${RESULTS%.results}.ktap"
+	results_ktap "$RESULTS" "${RESULTS%.results}.attach" >"${RESULTS%.results}.ktap"
 	echo
 	# In the order the stages started, each with its start (min:s into
 	# the run); "(beside)": a stage that overlapped others, so the
@@ -105,6 +130,8 @@ finish() {
 	# of one pipeline stay apart), else this pipeline's.
 	if [ -n "${PARENT_RESULTS:-}" ]; then
 		awk -F'\t' -v OFS='\t' -v n="${NESTED_AS:-$PIPELINE}/" '{ $2 = n $2; print }' "$RESULTS" >>"$PARENT_RESULTS"
+		awk -F'\t' -v OFS='\t' -v n="${NESTED_AS:-$PIPELINE}/" '{ $1 = n $1; print }' \
+			"${RESULTS%.results}.attach" >>"${PARENT_RESULTS%.results}.attach"
 	fi
 	[ "$f" = 0 ]
 	exit $?
