@@ -42,7 +42,7 @@ nested check-testmod-6.1 "Linux 6.1: bpf_testmod (external module), per patch" \
 	env TREE=6.1 BUILD= "$ROOT"/scripts/check-testmod.sh
 nested check-cross-6.1 "Linux 6.1: s390-only files, cross-compiled (gcc-12 + clang-19)" \
 	env TREE=6.1 BUILD= "$ROOT"/scripts/check-cross.sh
-full check-distcc "kernel objects through distcc (CCACHE_PREFIX) on 127.0.0.1" "$ROOT"/scripts/check-distcc.sh
+nested check-distcc "kernel objects through distcc (CCACHE_PREFIX) on 127.0.0.1" "$ROOT"/scripts/check-distcc.sh
 # make coverage: its results (builds, boots, the table's verdict) here.
 nested coverage "patch coverage: gcov kernels, every changed hunk executed or listed" "$ROOT"/scripts/coverage.sh
 full check-fix "ieee802154 fix (patches/fixes): reproducer unfixed and fixed, fuzzer FUZZ_KNOWN=1" "$ROOT"/scripts/test-fix-ieee802154.sh
