@@ -671,6 +671,55 @@ TEST(connect_bpf_bind)
 	print_hook("connect_bpf_bind", H_CONNECT6);
 }
 
+/*
+ * A ping socket's connect() runs the connect hooks from the protocol's
+ * ->pre_connect (ping_pre_connect(), ping_v6_pre_connect(): patch 05
+ * changes both; TCP and UDP run them from elsewhere): port 0 allowed,
+ * the refused port refused by the program.  Ping sockets need the
+ * caller's group in net.ipv4.ping_group_range (both families).
+ */
+static void ping_case(struct __test_metadata *_metadata, const struct fam *f)
+{
+	const int ports[] = { 0, 21219 + f->port_off };
+	int proto = f->family == AF_INET ? IPPROTO_ICMP : IPPROTO_ICMPV6;
+	char test[16], st[32];
+	union addr a;
+
+	fam_name(test, sizeof(test), "connect_ping", f);
+	for (size_t i = 0; i < ARRAY_SIZE(ports); i++) {
+		int s = socket(f->family, SOCK_DGRAM | SOCK_CLOEXEC, proto), ret, err;
+		socklen_t len = inet(&a, f, f->lo, ports[i]);
+
+		ASSERT_LE(0, s) TH_LOG("ping socket: %s", strerror(errno));
+		errno = 0;
+		ret = connect(s, &a.sa, len);
+		err = errno;
+		snprintf(st, sizeof(st), "port_%d", ports[i]);
+		print_ret(test, st, ret, err);
+		putchar('\n');
+		if (ports[i]) {
+			EXPECT_EQ(-1, ret);
+			EXPECT_EQ(EPERM, err);
+		} else {
+			EXPECT_EQ(0, ret) TH_LOG("%s: %s", st, strerror(err));
+		}
+		close(s);
+	}
+	print_hook(test, H_CONNECT4 + f->hook_off);
+	/* One call per connect: the hook ran from ->pre_connect. */
+	EXPECT_EQ(2ULL, loader_obs(OBS(H_CONNECT4 + f->hook_off, 0)));
+}
+
+TEST(connect_ping)
+{
+	if (!attach(_metadata, "connect4 connect6"))
+		return;
+	ASSERT_EQ(0, write_str("/proc/sys/net/ipv4/ping_group_range", "0 0"));
+	ping_case(_metadata, &v4);
+	ping_case(_metadata, &v6);
+	write_str("/proc/sys/net/ipv4/ping_group_range", "1 0");
+}
+
 /* ------------------------------------------------------------------ */
 /* sendmsg (v4-mapped) / recvmsg (UDP).                                */
 
