@@ -19,7 +19,11 @@
  * of it is changed), a raw NFC LLCP bind, a passthru macvlan's address change and removal
  * (the lower device's address set and restored), a balance-alb bond's
  * address change and an active-backup bond with fail_over_mac=follow
- * changing its active port (bond_alb.c, bond_do_fail_over_mac()).
+ * changing its active port (bond_alb.c, bond_do_fail_over_mac()), a
+ * balance-tlb bond taking its ports (bond_alb_handle_active_change()'s
+ * TLB branch), and balance-rr and balance-tlb bonds whose second port
+ * refuses the new address (the unwinding of bond_set_mac_address() and
+ * alb_set_mac_address()).
  * Where there is no server, a request fails after the changed call;
  * what each returned is printed, to be compared baseline vs patched:
  *   # obs reach.<name>: ret=.. errno=..
@@ -489,6 +493,95 @@ TEST(bond_fail_over_mac_follow)
 	bond_make("rbond2", "active-backup", "follow", "rbf1", "rbf2");
 	obs("bond_active_slave", sysfs_put("rbond2/bonding/active_slave", "rbf2"));
 	bond_remove("rbond2", "rbf1", "rbf2");
+}
+
+/* balance-tlb: bond_alb_handle_active_change()'s TLB branch forces the
+ * bond's address on each port it makes active (on enslaving, and when
+ * active_slave names the other port). */
+TEST(bond_tlb_active_change)
+{
+	GUEST_ONLY();
+	bond_make("rbond3", "balance-tlb", NULL, "rbt1", "rbt2");
+	obs("bond_tlb_active_slave", sysfs_put("rbond3/bonding/active_slave", "rbt2"));
+	bond_remove("rbond3", "rbt1", "rbt2");
+}
+
+/*
+ * A bond in @mode over two macvlans, each on a dummy of its own
+ * (ports of one lower could not share the bond's address), then the
+ * bond given the second lower's own address: the first port takes it,
+ * the second refuses it (macvlan_set_mac_address(): EADDRINUSE), and
+ * the bond unwinds, setting the first back (@name: the obs prefix).
+ * Returns the address change's errno; @enslaved: the ports taken.
+ */
+static int bond_unwind(const char *name, const char *bond, const char *mode,
+		       int *enslaved)
+{
+	static const unsigned char lower_mac[2][6] = {
+		{ 0x02, 0, 0, 0, 0x5e, 0x60 }, { 0x02, 0, 0, 0, 0x5e, 0x61 },
+	};
+	char f[64], v[32], o[64];
+	int err;
+
+	*enslaved = 0;
+	for (int i = 0; i < 2; i++) {
+		char lower[16], port[16];
+
+		snprintf(lower, sizeof(lower), "%sl%d", bond, i);
+		snprintf(port, sizeof(port), "%sm%d", bond, i);
+		nl_newlink(lower, "dummy", NULL, lower_mac[i]);
+		nl_link_up(lower);
+		nl_newlink_on(port, "macvlan", lower, NULL);
+	}
+	snprintf(v, sizeof(v), "+%s", bond);
+	obs("bond_create", sysfs_put("bonding_masters", v));
+	snprintf(f, sizeof(f), "%s/bonding/mode", bond);
+	obs("bond_mode", sysfs_put(f, mode));
+	obs("bond_up", -nl_link_up(bond));
+	snprintf(f, sizeof(f), "%s/bonding/slaves", bond);
+	for (int i = 0; i < 2; i++) {
+		snprintf(v, sizeof(v), "+%sm%d", bond, i);
+		err = sysfs_put(f, v);
+		obs("bond_enslave", err);
+		*enslaved += !err;
+	}
+	/* set_mac()'s address ends in 0x61: the second lower's. */
+	snprintf(o, sizeof(o), "%s_refused", name);
+	err = set_mac(bond, 0x61);
+	obs(o, err);
+	snprintf(v, sizeof(v), "-%s", bond);
+	obs("bond_delete", sysfs_put("bonding_masters", v));
+	for (int i = 0; i < 2; i++) {
+		snprintf(v, sizeof(v), "%sm%d", bond, i);
+		nl_dellink(v);
+		snprintf(v, sizeof(v), "%sl%d", bond, i);
+		nl_dellink(v);
+	}
+	return err;
+}
+
+/* bond_set_mac_address()'s unwind (balance-rr). */
+TEST(bond_set_mac_unwind)
+{
+	int enslaved, err;
+
+	GUEST_ONLY();
+	err = bond_unwind("bond_set_mac_unwind", "rbond4", "balance-rr", &enslaved);
+	/* The premise: both ports taken, the second refusing. */
+	EXPECT_EQ(2, enslaved);
+	EXPECT_EQ(EADDRINUSE, err);
+}
+
+/* alb_set_mac_address()'s unwind: balance-tlb (balance-alb's receive
+ * balancing returns before it). */
+TEST(bond_tlb_set_mac_unwind)
+{
+	int enslaved, err;
+
+	GUEST_ONLY();
+	err = bond_unwind("bond_tlb_set_mac_unwind", "rbond5", "balance-tlb", &enslaved);
+	EXPECT_EQ(2, enslaved);
+	EXPECT_EQ(EADDRINUSE, err);
 }
 
 #pragma GCC diagnostic pop
