@@ -41,6 +41,12 @@ seed_objdir() {
 	[ -f "$main/vmlinux" ] || return 0
 	need_space "$BUILD" 2000 "a copy of $(rel "$main")"
 	rm -rf "$copy" && cp -a "$main" "$copy" && info_del "$copy" built || return 1
+	# tools/ (objtool) names its files by absolute path: made to name the
+	# copy's tree, or objtool is rebuilt, and on 6.1, where every object
+	# depends on objtool, every object with it (measured: a whole kernel
+	# of ccache hits instead of one file and the link).
+	grep -rlZ --include='.*.cmd' --include='.*.d' "$(dirname "$main")/" "$copy/tools" 2>/dev/null |
+		xargs -0 -r sed -i "s|$(dirname "$main")/|$(dirname "$copy")/|g"
 	t=$(date +%s.%N)
 	find "$copy" -print0 | xargs -0 touch -h -d "@$t"
 	sleep 1
