@@ -22,8 +22,8 @@
  * changing its active port (bond_alb.c, bond_do_fail_over_mac()), a
  * balance-tlb bond taking its ports (bond_alb_handle_active_change()'s
  * TLB branch), and balance-rr and balance-tlb bonds whose second port
- * refuses the new address (the unwinding of bond_set_mac_address() and
- * alb_set_mac_address()).
+ * refuses the new address (bond_set_mac_address()'s unwinding; in 6.12
+ * alb_set_mac_address()'s is dead code: config/coverage-unreached).
  * Where there is no server, a request fails after the changed call;
  * what each returned is printed, to be compared baseline vs patched:
  *   # obs reach.<name>: ret=.. errno=..
@@ -572,8 +572,9 @@ TEST(bond_set_mac_unwind)
 	EXPECT_EQ(EADDRINUSE, err);
 }
 
-/* alb_set_mac_address()'s unwind: balance-tlb (balance-alb's receive
- * balancing returns before it). */
+/* balance-tlb: bond_set_mac_address()'s loop too, since it hands only
+ * balance-alb to bond_alb_set_mac_address() (whose alb_set_mac_address()
+ * returns at once there: receive balancing is always on). */
 TEST(bond_tlb_set_mac_unwind)
 {
 	int enslaved, err;
