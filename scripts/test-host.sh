@@ -179,6 +179,11 @@ got=$(BUILD=$tmp/nest bash -c '. "$0"/scripts/lib.sh && results_init parent &&
 	{ nested bisect-6.1 "two" bash "$1" "$0"; nested quiet "none" bash "$2" "$0"; } >/dev/null 2>&1
 	cut -f1,2 "$RESULTS" | tr "\t\n" ": "' "$ROOT" "$tmp/child.sh" "$tmp/silent.sh")
 check pipeline-nested-named "$got" test "$got" = "pass:bisect-6.1/a fail:bisect-6.1/b fail:quiet "
+# finish() under set -e (check-bisect, check-cross, check-distcc run so):
+# no failure to grep for must not end the pipeline before its closing line.
+printf '%s\n' 'set -euo pipefail; . "$1"/scripts/lib.sh; results_init strict; result pass a; finish' >"$tmp/strict.sh"
+got=$(BUILD=$tmp/nest bash "$tmp/strict.sh" "$ROOT" 2>&1 | tail -n 1)
+check pipeline-finish-under-set-e "$got" test "$got" = "1 passed, 0 failed, 0 skipped"
 
 # The tree is a profile (config/tree): TREE=6.1 takes its package,
 # tarball, series and its own build folder; an unknown tree is refused.

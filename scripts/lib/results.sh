@@ -121,9 +121,13 @@ finish() {
 	sort -t $'\t' -s -n -k3,3 "$STAGE_LOG" | awk -F'\t' '{
 		printf "  %6ss  %2d:%02d  %s%s\n", $2, $3 / 60, $3 % 60, $1, ($4 == "beside" ? " (beside)" : "") }'
 	printf '  %6ss         total\n' $(( $(date +%s) - T_ALL ))
-	grep -P '^fail\t' "$RESULTS" | cut -f2,3 | sort | uniq -c | sed 's/^/  failed: /' | head -40
+	# "|| true": finish() also ends pipelines that run under set -e
+	# (check-bisect, check-cross, ...), where grep finding nothing would
+	# end them before their closing line.
+	{ grep -P '^fail\t' "$RESULTS" || true; } | cut -f2,3 | sort | uniq -c | sed 's/^/  failed: /' | head -40
 	local p f s
-	p=$(grep -c -P '^pass\t' "$RESULTS"); f=$(grep -c -P '^fail\t' "$RESULTS"); s=$(grep -c -P '^skip\t' "$RESULTS")
+	p=$(grep -c -P '^pass\t' "$RESULTS" || true); f=$(grep -c -P '^fail\t' "$RESULTS" || true)
+	s=$(grep -c -P '^skip\t' "$RESULTS" || true)
 	echo "$p passed, $f failed, $s skipped${PARTIAL_SUITES:+ (partial run: SUITES=$PARTIAL_SUITES)}"
 	# A nested pipeline (check-full's nested): every result joins the
 	# parent's, named under the name the parent gave it (two trees' runs
