@@ -440,9 +440,8 @@ static int sysfs_put(const char *path, const char *val)
 	return -write_str(p, val);
 }
 
-/* Bond @bond in @mode (and fail_over_mac @fom) over dummies @p1, @p2. */
-static void bond_make(const char *bond, const char *mode, const char *fom,
-		      const char *p1, const char *p2)
+/* Bond @bond made through bonding_masters, in @mode. */
+static void bond_create(const char *bond, const char *mode)
 {
 	char f[64], v[32];
 
@@ -450,6 +449,15 @@ static void bond_make(const char *bond, const char *mode, const char *fom,
 	obs("bond_create", sysfs_put("bonding_masters", v));
 	snprintf(f, sizeof(f), "%s/bonding/mode", bond);
 	obs("bond_mode", sysfs_put(f, mode));
+}
+
+/* Bond @bond in @mode (and fail_over_mac @fom) over dummies @p1, @p2. */
+static void bond_make(const char *bond, const char *mode, const char *fom,
+		      const char *p1, const char *p2)
+{
+	char f[64], v[32];
+
+	bond_create(bond, mode);
 	if (fom) {
 		snprintf(f, sizeof(f), "%s/bonding/fail_over_mac", bond);
 		obs("bond_fail_over_mac", sysfs_put(f, fom));
@@ -533,10 +541,7 @@ static int bond_unwind(const char *name, const char *bond, const char *mode,
 		nl_link_up(lower);
 		nl_newlink_on(port, "macvlan", lower, NULL);
 	}
-	snprintf(v, sizeof(v), "+%s", bond);
-	obs("bond_create", sysfs_put("bonding_masters", v));
-	snprintf(f, sizeof(f), "%s/bonding/mode", bond);
-	obs("bond_mode", sysfs_put(f, mode));
+	bond_create(bond, mode);
 	obs("bond_up", -nl_link_up(bond));
 	snprintf(f, sizeof(f), "%s/bonding/slaves", bond);
 	for (int i = 0; i < 2; i++) {
