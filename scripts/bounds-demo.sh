@@ -2,7 +2,8 @@
 # The bounds-checking demonstration: baseline and patched kernels plus
 # the tree's demo patch (patches/demo, patches-6.1/demo: a KUnit suite
 # that writes past sa_data[14] of a struct sockaddr inside a
-# sockaddr_storage), each booted on its own with only that suite.  Expected, and checked here:
+# sockaddr_storage), each booted on its own with only that suite.
+# Expected, and checked here:
 #   patched:  UBSAN array-index-out-of-bounds and FORTIFY field-spanning
 #             write, both in sockaddr_bounds_demo.c, and no other report;
 #   baseline: a clean console (flexible sa_data hides the overflow).
