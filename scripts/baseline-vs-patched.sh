@@ -52,45 +52,20 @@ new_warnings() {
 	warnings_compare "$(objdir baseline "$tc")/warnings" "$(objdir patched "$tc")/warnings" "warnings-$tag"
 }
 
+# boot_one VARIANT LOG: one kernel with every guest suite (the engine's
+# BOOT, lib/engine.sh).
+boot_one() {
+	"$ROOT"/scripts/boot.sh "$(kernel_image "$(objdir "$1" "$tc")")" "$GUEST_OUT/initramfs.cpio" "$2"
+}
+
 boot_phase() {
-	local v pid
-	# Both kernels boot at once: each TCG guest uses one host core.
-	stage "boot baseline + patched ($tag, in parallel)"
+	local prefix=$BUILD/logs/check-$tag
 	note "accelerator: $("$ROOT"/scripts/accel.sh "$(kernel_image "$(objdir baseline "$tc")")")"
-	for v in baseline patched; do
-		"$ROOT"/scripts/boot.sh "$(kernel_image "$(objdir "$v" "$tc")")" "$GUEST_OUT/initramfs.cpio" \
-			"$BUILD/logs/check-$tag-$v.log" >"$BUILD/logs/boot-$tag-$v.out" 2>&1 &
-		eval "pid_$v=$!"
-	done
-	for v in baseline patched; do
-		pid=pid_$v
-		if wait "${!pid}"; then
-			result pass "boot-$ARCH_NAME-$v"
-		else
-			result fail "boot-$ARCH_NAME-$v" "$(grep -m1 'BOOT FAILED' "$BUILD/logs/boot-$tag-$v.out")"
-		fi
-		sed "s/^/  [$v] /" "$BUILD/logs/boot-$tag-$v.out"
-	done
-	stage_end
-
-	for v in baseline patched; do
-		stage "results $v ($tag)"
-		# Guest suites (second channel) and KUnit (console): ktapdiff --check counts.
-		ktap_counts "$BUILD/logs/check-$tag-$v.ktap" "guest-$ARCH_NAME-$v"
-		result_attach "guest-$ARCH_NAME-$v" "$BUILD/logs/check-$tag-$v.ktap"
-		ktap_counts "$BUILD/logs/check-$tag-$v.log" "kunit-$ARCH_NAME-$v"
-		# What must have run, and how much of it (config/expect/).
-		expect_check ktap "$BUILD/logs/check-$tag-$v.ktap" "$v"
-		expect_check console "$BUILD/logs/check-$tag-$v.log" "$v"
-		stage_end
-	done
-
-	stage "compare baseline vs patched ($tag)"
-	# The allow-list's entries name their log: ktap (the .ktap files)
-	# or console (KUnit, the .log files).
-	compare_runs "compare-$tag-ktap" ktap "$BUILD/logs/check-$tag-baseline.ktap" "$BUILD/logs/check-$tag-patched.ktap"
-	compare_runs "compare-$tag-log" console "$BUILD/logs/check-$tag-baseline.log" "$BUILD/logs/check-$tag-patched.log"
-	stage_end
+	pair_boot "boot baseline + patched ($tag)" "$prefix" boot_one
+	pair_boot_results "boot-$ARCH_NAME" "$prefix"
+	# The guest suites (their channel) and KUnit (the console), each
+	# against config/expect/ and then compared with the allow-list.
+	pair_judge "$ARCH_NAME" "$prefix" "$(expect_file)" ktap console
 }
 
 case "${1:-}" in

@@ -4,12 +4,9 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-# full NAME TITLE COMMAND...: one stage, one pass/fail result.
-full() {
-	local name=$1; stage "$2"; shift 2
-	check "$name" "" "$@"
-	stage_end
-}
+# Every stage is a pipeline of its own (results_init ... finish), its
+# every result counted in make check-full's closing line under its name
+# (lib.sh's nested).
 
 completeness() {
 	EXTRA_PKGS=coccinelle "$ROOT"/scripts/deps.sh && "$ROOT"/scripts/completeness.sh "$BUILD/src-patched"
@@ -20,9 +17,8 @@ nested check-bisect "bisect build of every patch (gcc-12 + clang-19; one result 
 	"$ROOT"/scripts/check-bisect.sh
 nested check-testmod "bpf_testmod (external module), per patch" "$ROOT"/scripts/check-testmod.sh
 nested check-cross "s390-only files, cross-compiled (gcc-12 + clang-19)" "$ROOT"/scripts/check-cross.sh
-full check-btf "BPF sock_addr suite on BTF kernels (unix path rewritten longer)" "$ROOT"/scripts/check-btf.sh
+nested check-btf "BPF sock_addr suite and test_progs on BTF kernels (unix path rewritten longer), baseline vs patched" "$ROOT"/scripts/check-btf.sh
 nested checkpatch "checkpatch --strict on every patch (one result each)" "$ROOT"/scripts/checkpatch.sh
-# Pipelines of their own: their cases counted here (lib.sh's nested).
 nested dkms-check "out-of-tree modules: Debian 13's *-dkms and Debian 12's API users, baseline vs patched, fixes" \
 	"$ROOT"/scripts/dkms-check.sh
 # gcc-12 by default, as make check-debian: the kernel a Debian user would build.
@@ -45,4 +41,4 @@ nested check-cross-6.1 "Linux 6.1: s390-only files, cross-compiled (gcc-12 + cla
 nested check-distcc "kernel objects through distcc (CCACHE_PREFIX) on 127.0.0.1" "$ROOT"/scripts/check-distcc.sh
 # make coverage: its results (builds, boots, the table's verdict) here.
 nested coverage "patch coverage: gcov kernels, every changed hunk executed or listed" "$ROOT"/scripts/coverage.sh
-full check-fix "ieee802154 fix (patches/fixes): reproducer unfixed and fixed, fuzzer FUZZ_KNOWN=1" "$ROOT"/scripts/test-fix-ieee802154.sh
+nested check-fix "ieee802154 fix (patches/fixes): reproducer unfixed and fixed, fuzzer FUZZ_KNOWN=1" "$ROOT"/scripts/test-fix-ieee802154.sh

@@ -20,12 +20,7 @@ set -uo pipefail
 # shellcheck source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
-standalone=0
-if [ -z "${RESULTS:-}" ]; then
-	standalone=1
-	results_init coverage
-fi
-first_result=$(( $(wc -l <"$RESULTS") + 1 ))
+results_init coverage
 tc=clang
 [ "${TOOLCHAIN:-clang}" = clang ] || die "make coverage measures make check's kernels: TOOLCHAIN=clang"
 [ "$ARCH_NAME" = x86_64 ] || die "make coverage runs on x86_64 (config/arch/$ARCH_NAME has no gcov channel)"
@@ -35,8 +30,7 @@ mkdir -p "$OUT" "$BUILD/logs"
 
 stop() {
 	result fail "$1" "$2"
-	[ "$standalone" = 1 ] && finish
-	exit 1
+	finish
 }
 
 # profile_makefiles TREE: GCOV_PROFILE_<object>.o := y, in the Makefile
@@ -95,46 +89,30 @@ make -s -C "$ROOT" BUILD="$BUILD" guest-bins SUITES=fuzz || stop coverage-guest 
 make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/host/ktapdiff" || stop coverage-guest "ktapdiff did not build"
 stage_end
 
-# boot_both NAME CMD...: CMD KERNEL LOG (a boot of KERNEL, its console
-# into LOG) for both kernels at once, each on one core, the counters
-# copied out after the suites; one result per kernel.
-boot_both() {
-	local name=$1 v pid; shift
-	for v in baseline patched; do
-		GCOV_DUMP=1 "$@" "$(kernel_image "$BUILD/src-$v-gcov/out-$tc")" "$BUILD/logs/coverage-$name-$v.log" \
-			>"$BUILD/logs/coverage-$name-$v.out" 2>&1 &
-		eval "pid_$v=$!"
-	done
-	for v in baseline patched; do
-		pid=pid_$v
-		if wait "${!pid}"; then
-			result pass "coverage-$name-$v" "$(grep -a -m1 -o 'gcov: [0-9-]* files' "$BUILD/logs/coverage-$name-$v.ktap")"
-		else
-			result fail "coverage-$name-$v" "see $(rel "$BUILD/logs/coverage-$name-$v.out")"
-		fi
-		sed "s/^/  [$v] /" "$BUILD/logs/coverage-$name-$v.out" | tail -n 4
-	done
-}
+# The engine's boots (lib/engine.sh): both gcov kernels at once, each
+# on one core, GCOV_DUMP=1: the counters copied out after the suites
+# (LOG's .gcov twin); one result coverage-KIND-VARIANT each.
+gcov_kernel() { kernel_image "$BUILD/src-$1-gcov/out-$tc"; }
+suites_boot() { GCOV_DUMP=1 "$ROOT"/scripts/boot.sh "$(gcov_kernel "$1")" "$GUEST_OUT/initramfs.cpio" "$2"; }
+fuzz_boot() { GCOV_DUMP=1 KERNEL=$(gcov_kernel "$1") FUZZ_LOG=$2 "$ROOT"/scripts/fuzz.sh "$fuzz_n" 1; }
+gcov_files() { grep -a -m1 -o 'gcov: [0-9-]* files' "$BUILD/logs/coverage-$kind-$1.ktap"; }
 
-suites_boot() { "$ROOT"/scripts/boot.sh "$1" "$GUEST_OUT/initramfs.cpio" "$2"; }
-fuzz_boot() { KERNEL=$1 FUZZ_LOG=$2 "$ROOT"/scripts/fuzz.sh "$fuzz_n" 1; }
-
-stage "coverage: boot both kernels, every guest suite"
-boot_both suites suites_boot
+kind=suites
+pair_boot "coverage: boot both kernels, every guest suite" "$BUILD/logs/coverage-suites" suites_boot
+pair_boot_results coverage-suites "$BUILD/logs/coverage-suites" gcov_files
 # The same suites as make check, as many of them (config/expect/).
-for v in baseline patched; do
+for v in "${VARIANTS[@]}"; do
 	expect_check ktap "$BUILD/logs/coverage-suites-$v.ktap" "$v"
 	expect_check console "$BUILD/logs/coverage-suites-$v.log" "$v"
 done
-stage_end
 
-stage "coverage: boot both kernels, fuzzer ($fuzz_n calls, seed 1)"
-boot_both fuzz fuzz_boot
-stage_end
+kind=fuzz
+pair_boot "coverage: boot both kernels, fuzzer ($fuzz_n calls, seed 1)" "$BUILD/logs/coverage-fuzz" fuzz_boot
+pair_boot_results coverage-fuzz "$BUILD/logs/coverage-fuzz" gcov_files
 
 stage "coverage: line counts and the table"
 table_args=()
-for v in baseline patched; do
+for v in "${VARIANTS[@]}"; do
 	rm -rf "${OUT:?}/$v" && mkdir -p "$OUT/$v"
 	table_args+=("--$v" "$BUILD/src-$v-gcov" "$BUILD/src-$v-gcov/out-$tc" "$OUT/$v"
 		"$BUILD/logs/coverage-suites-$v.gcov" "$BUILD/logs/coverage-fuzz-$v.gcov")
@@ -150,5 +128,4 @@ sed 's/^/  /' "$OUT/table.out"
 note "table: $(rel "$OUT")/table.md"
 stage_end
 
-[ "$standalone" = 1 ] && finish
-! tail -n +"$first_result" "$RESULTS" | grep -q -P '^fail\t'
+finish

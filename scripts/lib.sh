@@ -8,6 +8,7 @@
 #   profiles.sh  the tree, arch and toolchain profiles; the identity
 #   kbuild.sh    object folders, reproducible cached builds, the series
 #   qemu.sh      the one QEMU launcher of every test boot
+#   engine.sh    the one baseline-vs-patched engine: boot both, judge, compare
 # Here: what every script gets on sourcing (ROOT, the tree's and the
 # arch's profiles, BUILD).
 
@@ -25,6 +26,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$ROOT/scripts/lib/kbuild.sh"
 # shellcheck source=lib/qemu.sh
 . "$ROOT/scripts/lib/qemu.sh"
+# shellcheck source=lib/engine.sh
+. "$ROOT/scripts/lib/engine.sh"
 
 # The tree first: its build folder is BUILD's default.
 tree_profile

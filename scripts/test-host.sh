@@ -169,6 +169,26 @@ inner=$(grep -c -E '^  +(not )?ok ' "$tmp/g.ktap")
 want=$(tr -d '\r' <"$ROOT/tests/data/complete.log" | grep -c -E '^ *(not )?ok ')
 check pipeline-ktap-nests-guest "top level: $top; $inner nested result lines, the guest log has $want" \
 	test "$top" = "2 passed, 0 failed, 0 skipped" -a "$inner" = "$want"
+# KUnit's KTAP, taken out of a console among kernel messages
+# (console_ktap) to be nested the same way: the same cases as ktapdiff
+# reads from the console itself, and no kernel message.
+bash -c '. "$0"/scripts/lib.sh && console_ktap "$1"' "$ROOT" "$ROOT/tests/data/kunit4.log" >"$tmp/k.ktap"
+a=$("$BUILD"/host/ktapdiff --check "$ROOT/tests/data/kunit4.log" 2>&1 | sed -n 's/^cases: //p')
+b=$("$BUILD"/host/ktapdiff --check "$tmp/k.ktap" 2>&1 | sed -n 's/^cases: //p')
+check pipeline-kunit-ktap "console: $a; taken out: $b" \
+	test -n "$a" -a "$a" = "$b" -a "$(grep -c -E 'Run /init|reboot:' "$tmp/k.ktap")" = 0
+
+# The engine's boots (lib/engine.sh pair_boot): both variants booted,
+# one result each; a boot that fails is a failed result with the line
+# saying why, at once and one after the other (SERIAL_BOOTS=1).
+for serial in 0 1; do
+	got=$(BUILD=$tmp/eng SERIAL_BOOTS=$serial bash -c '. "$0"/scripts/lib.sh; results_init eng
+		fake() { echo "$1" >"$2"; [ "$1" = baseline ] || { echo "BOOT FAILED: broken on purpose" >&2; return 3; }; }
+		pair_boot t "$BUILD/logs/e" fake >/dev/null; pair_boot_results boot-t "$BUILD/logs/e" >/dev/null
+		cat "$BUILD"/logs/e-*.log | tr "\n" " "; cut -f1-3 "$RESULTS" | tr "\t\n" " ;"' "$ROOT")
+	check "engine-pair-boot-serial$serial" "$got" \
+		test "$got" = "baseline patched pass boot-t-baseline ;fail boot-t-patched BOOT FAILED: broken on purpose;"
+done
 
 # A nested pipeline (check-full's nested): its results join the parent's
 # under the name the parent gives it (two trees' check-bisect stay

@@ -99,20 +99,21 @@ expect_file() {
 	echo "${EXPECT_FILE:-$ROOT/config/expect/${TREE_EXPECT:+$TREE_EXPECT/}$ARCH_NAME}"
 }
 
-# expect_check LOG FILE KERNEL: one kernel's run (FILE, the log LOG:
-# ktap or console) against the expectations, one result per check: every
-# suite listed and at its floors, every skip an allowed one.
+# expect_check LOG FILE KERNEL [NAME]: one kernel's run (FILE, the log
+# LOG: ktap or console) against the expectations, one result per check
+# (expect-NAME-KERNEL-LOG: ..., NAME the arch's by default): every suite
+# listed and at its floors, every skip an allowed one.
 expect_check() {
-	local x out rc=0 r name detail
+	local x out rc=0 r name detail tag=${4:-$ARCH_NAME}
 	x=$(expect_file)
-	[ -f "$x" ] || { result fail "expect-$ARCH_NAME-$3-$1" "no $(rel "$x")"; return 1; }
+	[ -f "$x" ] || { result fail "expect-$tag-$3-$1" "no $(rel "$x")"; return 1; }
 	out=$("$BUILD"/host/ktapdiff --expect "$x" --log "$1" --kernel "$3" "$2" 2>&1) || rc=$?
 	if [ "$rc" = 2 ]; then
-		result fail "expect-$ARCH_NAME-$3-$1" "$(head -1 <<<"$out")"
+		result fail "expect-$tag-$3-$1" "$(head -1 <<<"$out")"
 		return 1
 	fi
 	while IFS=$'\t' read -r r name detail; do
-		result "$r" "expect-$ARCH_NAME-$3-$1: $name" "$detail"
+		result "$r" "expect-$tag-$3-$1: $name" "$detail"
 	done <<<"$out"
 	return "$rc"
 }
