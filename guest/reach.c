@@ -35,6 +35,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -52,6 +53,7 @@
 #include <linux/if_link.h>
 #include <linux/ip_vs.h>
 #include <linux/l2tp.h>
+#include <linux/mptcp.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/sctp.h>
@@ -311,6 +313,312 @@ TEST(nfc_llcp_raw_bind)
 	if (fd >= 0)
 		close(fd);
 	obs("nfc_llcp_raw_bind", err);
+}
+
+/* MPTCP's in-kernel path manager: genetlink "mptcp_pm" request @cmd,
+ * with endpoint @addr (family @af: 4 or 16 bytes) when given. */
+static int mptcp_pm(int family, int cmd, int af, const void *addr,
+		    unsigned short port, unsigned int flags)
+{
+	unsigned short f = af;
+	struct nlattr *nest;
+	char msg[256];
+
+	nl_genl_init(msg, sizeof(msg), family, cmd);
+	if (addr) {
+		nest = nl_put(msg, MPTCP_PM_ATTR_ADDR | NLA_F_NESTED, NULL, 0);
+		nl_put(msg, MPTCP_PM_ADDR_ATTR_FAMILY, &f, sizeof(f));
+		if (af == AF_INET)
+			nl_put(msg, MPTCP_PM_ADDR_ATTR_ADDR4, addr, 4);
+		else
+			nl_put(msg, MPTCP_PM_ADDR_ATTR_ADDR6, addr, 16);
+		if (port)
+			nl_put(msg, MPTCP_PM_ADDR_ATTR_PORT, &port, sizeof(port));
+		nl_put(msg, MPTCP_PM_ADDR_ATTR_FLAGS, &flags, sizeof(flags));
+		nl_nest_end(msg, nest);
+	}
+	return nl_request(NETLINK_GENERIC, msg, NULL, 0);
+}
+
+/* MPTCP_PM_CMD_GET_LIMITS (@set 0) or SET_LIMITS (@set 1) of the
+ * accepted ADD_ADDRs (@rcv) and extra subflows (@sub) per connection. */
+static int mptcp_limits(int family, int set, unsigned int *rcv,
+			unsigned int *sub)
+{
+	char msg[256], reply[512];
+	struct nlmsghdr *h = (void *)reply;
+	struct nlattr *a;
+	int ret, left;
+
+	nl_genl_init(msg, sizeof(msg), family,
+		     set ? MPTCP_PM_CMD_SET_LIMITS : MPTCP_PM_CMD_GET_LIMITS);
+	if (set) {
+		nl_put(msg, MPTCP_PM_ATTR_RCV_ADD_ADDRS, rcv, sizeof(*rcv));
+		nl_put(msg, MPTCP_PM_ATTR_SUBFLOWS, sub, sizeof(*sub));
+		return nl_request(NETLINK_GENERIC, msg, NULL, 0);
+	}
+	ret = nl_request(NETLINK_GENERIC, msg, reply, sizeof(reply));
+	if (ret)
+		return ret;
+	a = (void *)((char *)NLMSG_DATA(h) + GENL_HDRLEN);
+	left = h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
+	for (; left >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN;
+	     left -= NLA_ALIGN(a->nla_len),
+	     a = (void *)((char *)a + NLA_ALIGN(a->nla_len))) {
+		unsigned int *v = (void *)((char *)a + NLA_HDRLEN);
+
+		if (a->nla_type == MPTCP_PM_ATTR_RCV_ADD_ADDRS)
+			*rcv = *v;
+		else if (a->nla_type == MPTCP_PM_ATTR_SUBFLOWS)
+			*sub = *v;
+	}
+	return 0;
+}
+
+/* bind() of a TCP socket to @a: EADDRINUSE while a listener holds it. */
+static int tcp_bind_err(const void *a, socklen_t len)
+{
+	int fd = socket(((const struct sockaddr *)a)->sa_family,
+			SOCK_STREAM | SOCK_CLOEXEC, 0), err = 0;
+
+	if (fd < 0 || bind(fd, a, len))
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+#define MPTCP_SIGNAL_PORT	10103
+
+/* A 'signal' endpoint with a port: MPTCP_PM_CMD_ADD_ADDR makes the path
+ * manager's listening socket (mptcp_pm_nl_create_listen_socket():
+ * inet_bind_sk(), inet6_bind_sk()), which then holds the port; the
+ * flush releases it. */
+TEST(mptcp_signal_port)
+{
+	struct sockaddr_in a4 = { .sin_family = AF_INET,
+				  .sin_port = htons(MPTCP_SIGNAL_PORT) };
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6,
+				   .sin6_port = htons(MPTCP_SIGNAL_PORT),
+				   .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+	int family = nl_genl_family(MPTCP_PM_NAME), ret, err4, err6;
+
+	GUEST_ONLY();
+	ASSERT_LT(0, family) TH_LOG("genetlink family mptcp_pm: %s", errno_name(-family));
+	a4.sin_addr.s_addr = htonl(INADDR_LOOPBACK + 2);	/* 127.0.0.3 */
+	obs("mptcp_signal_flush_before", -mptcp_pm(family, MPTCP_PM_CMD_FLUSH_ADDRS,
+						   0, NULL, 0, 0));
+	ret = mptcp_pm(family, MPTCP_PM_CMD_ADD_ADDR, AF_INET, &a4.sin_addr,
+		       MPTCP_SIGNAL_PORT, MPTCP_PM_ADDR_FLAG_SIGNAL);
+	obs("mptcp_signal_port4_add", -ret);
+	EXPECT_EQ(0, ret);
+	ret = mptcp_pm(family, MPTCP_PM_CMD_ADD_ADDR, AF_INET6, &a6.sin6_addr,
+		       MPTCP_SIGNAL_PORT, MPTCP_PM_ADDR_FLAG_SIGNAL);
+	obs("mptcp_signal_port6_add", -ret);
+	EXPECT_EQ(0, ret);
+	/* The premise: the listeners hold the endpoints' ports. */
+	err4 = tcp_bind_err(&a4, sizeof(a4));
+	err6 = tcp_bind_err(&a6, sizeof(a6));
+	obs("mptcp_signal_port4_held", err4);
+	obs("mptcp_signal_port6_held", err6);
+	EXPECT_EQ(EADDRINUSE, err4);
+	EXPECT_EQ(EADDRINUSE, err6);
+	ret = mptcp_pm(family, MPTCP_PM_CMD_FLUSH_ADDRS, 0, NULL, 0, 0);
+	obs("mptcp_signal_flush", -ret);
+	EXPECT_EQ(0, ret);
+	obs("mptcp_signal_port4_released", tcp_bind_err(&a4, sizeof(a4)));
+	obs("mptcp_signal_port6_released", tcp_bind_err(&a6, sizeof(a6)));
+}
+
+/* Counter @name of MPTcpExt in /proc/net/netstat, or -1. */
+static long mptcp_mib(const char *name)
+{
+	char names[4096], vals[4096];
+	FILE *f = fopen("/proc/net/netstat", "re");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(names, sizeof(names), f) && fgets(vals, sizeof(vals), f)) {
+		char *sn, *sv, *n, *val;
+
+		if (strncmp(names, "MPTcpExt:", 9))
+			continue;
+		n = strtok_r(names + 9, " \n", &sn);
+		val = strtok_r(vals + 9, " \n", &sv);
+		for (; n && val; n = strtok_r(NULL, " \n", &sn),
+				 val = strtok_r(NULL, " \n", &sv))
+			if (!strcmp(n, name)) {
+				v = atol(val);
+				break;
+			}
+		break;
+	}
+	fclose(f);
+	return v;
+}
+
+/* Four bytes from @from to @to: the connection fully established on
+ * both sides, which is when the path manager adds subflows. */
+static int mptcp_ping(int from, int to)
+{
+	char buf[4];
+
+	errno = 0;
+	if (send(from, "ping", 4, 0) != 4 || recv(to, buf, 4, MSG_WAITALL) != 4)
+		return errno ? errno : EIO;
+	return memcmp(buf, "ping", 4) ? EIO : 0;
+}
+
+/* A 'subflow' endpoint on 127.0.0.2 and an MPTCP connection over
+ * 127.0.0.1: the client's path manager joins a second subflow from
+ * 127.0.0.2 (__mptcp_subflow_connect(): kernel_bind(), kernel_connect();
+ * MPJoinSynTx counts only after both succeeded).  In one network
+ * namespace the server's path manager tries the same towards the
+ * client's port, refused; the limits leave room for both. */
+TEST(mptcp_subflow_join)
+{
+	struct sockaddr_in srv = { .sin_family = AF_INET };
+	struct in_addr ep = { htonl(INADDR_LOOPBACK + 1) };
+	struct timeval tv = { .tv_sec = 10 };
+	unsigned int rcv = 0, sub = 2, old_rcv = 0, old_sub = 2;
+	int family = nl_genl_family(MPTCP_PM_NAME), ret, err = 0;
+	int lfd = -1, cfd = -1, afd = -1, subflows = 0;
+	long syn_tx, ack_rx, syn_tx_now = -1, ack_rx_now = -1;
+	socklen_t len = sizeof(srv);
+
+	GUEST_ONLY();
+	ASSERT_LT(0, family) TH_LOG("genetlink family mptcp_pm: %s", errno_name(-family));
+	ASSERT_EQ(0, mptcp_limits(family, 0, &old_rcv, &old_sub));
+	obs("mptcp_join_flush_before", -mptcp_pm(family, MPTCP_PM_CMD_FLUSH_ADDRS,
+						 0, NULL, 0, 0));
+	ret = mptcp_limits(family, 1, &rcv, &sub);
+	obs("mptcp_join_limits", -ret);
+	EXPECT_EQ(0, ret);
+	ret = mptcp_pm(family, MPTCP_PM_CMD_ADD_ADDR, AF_INET, &ep, 0,
+		       MPTCP_PM_ADDR_FLAG_SUBFLOW);
+	obs("mptcp_join_endpoint", -ret);
+	EXPECT_EQ(0, ret);
+	syn_tx = mptcp_mib("MPJoinSynTx");
+	ack_rx = mptcp_mib("MPJoinAckRx");
+	EXPECT_LE(0, syn_tx);
+
+	srv.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_MPTCP);
+	if (lfd < 0 || bind(lfd, (struct sockaddr *)&srv, sizeof(srv)) ||
+	    listen(lfd, 1) || getsockname(lfd, (struct sockaddr *)&srv, &len))
+		err = errno;
+	obs("mptcp_join_listen", err);
+	EXPECT_EQ(0, err);
+	if (!err) {
+		cfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_MPTCP);
+		if (cfd < 0 || connect(cfd, (struct sockaddr *)&srv, sizeof(srv)))
+			err = errno;
+		else if ((afd = accept(lfd, NULL, NULL)) < 0)
+			err = errno;
+		obs("mptcp_join_connect", err);
+		EXPECT_EQ(0, err);
+	}
+	if (!err) {
+		setsockopt(afd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		setsockopt(cfd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		err = mptcp_ping(cfd, afd);
+		if (!err)
+			err = mptcp_ping(afd, cfd);
+		obs("mptcp_join_data", err);
+		EXPECT_EQ(0, err);
+	}
+	/* The join runs from the path manager's worker: wait for it, up
+	 * to 10 s (the host may be busy), printing only whether it came. */
+	for (int i = 0; !err && i < 200; i++) {
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+		struct mptcp_info info = { 0 };
+		socklen_t ilen = sizeof(info);
+
+		if (!getsockopt(cfd, SOL_MPTCP, MPTCP_INFO, &info, &ilen))
+			subflows = info.mptcpi_subflows;
+		syn_tx_now = mptcp_mib("MPJoinSynTx");
+		ack_rx_now = mptcp_mib("MPJoinAckRx");
+		if (subflows >= 1 && ack_rx_now > ack_rx)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	printf("# obs reach.mptcp_join: subflow=%s MPJoinSynTx=%s MPJoinAckRx=%s\n",
+	       subflows >= 1 ? "yes" : "no", syn_tx_now > syn_tx ? "rose" : "same",
+	       ack_rx_now > ack_rx ? "rose" : "same");
+	EXPECT_LE(1, subflows);
+	EXPECT_LT(syn_tx, syn_tx_now);
+	EXPECT_LT(ack_rx, ack_rx_now);
+	if (afd >= 0)
+		close(afd);
+	if (cfd >= 0)
+		close(cfd);
+	if (lfd >= 0)
+		close(lfd);
+	/* Leave the namespace's path manager as it was for later suites. */
+	ret = mptcp_pm(family, MPTCP_PM_CMD_FLUSH_ADDRS, 0, NULL, 0, 0);
+	obs("mptcp_join_flush", -ret);
+	EXPECT_EQ(0, ret);
+	ret = mptcp_limits(family, 1, &old_rcv, &old_sub);
+	obs("mptcp_join_limits_restore", -ret);
+	EXPECT_EQ(0, ret);
+}
+
+/* The legacy 802.15.4 genetlink family (include/linux/nl802154.h, not
+ * uapi; nl802154 is its successor). */
+#define IEEE802154_NL_NAME_		"802.15.4 MAC"
+#define IEEE802154_ATTR_DEV_NAME_	1
+#define IEEE802154_ATTR_HW_ADDR_	5
+#define IEEE802154_ATTR_PHY_NAME_	31
+#define IEEE802154_ATTR_DEV_TYPE_	32
+#define IEEE802154_ADD_IFACE_		33
+#define IEEE802154_DEL_IFACE_		34
+#define IEEE802154_DEV_WPAN_		0
+
+/* IEEE802154_ADD_IFACE of a node interface on mac802154_hwsim's first
+ * radio (phy0) with IEEE802154_ATTR_HW_ADDR: ieee802154_add_iface()'s
+ * dev_set_mac_address() on a sockaddr_storage.  The address is read
+ * back (its 8 bytes), and the interface deleted (IEEE802154_DEL_IFACE). */
+TEST(ieee802154_legacy_add_iface)
+{
+	static const unsigned char hw[8] = { 0x02, 0, 0, 0, 0, 0, 0x5e, 0x71 };
+	int family = nl_genl_family(IEEE802154_NL_NAME_), ret, err = 0, fd;
+	unsigned char type = IEEE802154_DEV_WPAN_;
+	struct ifreq ifr = { .ifr_name = "rwpan0" };
+	char msg[256], reply[512], hex[17];
+	unsigned char *d = (unsigned char *)ifr.ifr_hwaddr.sa_data;
+
+	GUEST_ONLY();
+	ASSERT_LT(0, family) TH_LOG("genetlink family 802.15.4 MAC: %s", errno_name(-family));
+	nl_genl_init(msg, sizeof(msg), family, IEEE802154_ADD_IFACE_);
+	nl_put(msg, IEEE802154_ATTR_PHY_NAME_, "phy0", sizeof("phy0"));
+	nl_put(msg, IEEE802154_ATTR_DEV_NAME_, "rwpan0", sizeof("rwpan0"));
+	nl_put(msg, IEEE802154_ATTR_HW_ADDR_, hw, sizeof(hw));
+	nl_put(msg, IEEE802154_ATTR_DEV_TYPE_, &type, sizeof(type));
+	/* Its answer is a reply message, not an ack: 0, or the error. */
+	ret = nl_request(NETLINK_GENERIC, msg, reply, sizeof(reply));
+	obs("ieee802154_legacy_add_iface", -ret);
+	ASSERT_EQ(0, ret);
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || ioctl(fd, SIOCGIFHWADDR, &ifr))
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	for (int i = 0; i < 8; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+	printf("# obs reach.ieee802154_legacy_hwaddr: ret=%d errno=%s family=%u addr=%s\n",
+	       err ? -1 : 0, errno_name(err), ifr.ifr_hwaddr.sa_family, hex);
+	/* The premise: the interface took the address given. */
+	EXPECT_EQ(0, err);
+	EXPECT_EQ(ARPHRD_IEEE802154, ifr.ifr_hwaddr.sa_family);
+	EXPECT_EQ(0, memcmp(d, hw, sizeof(hw)));
+
+	nl_genl_init(msg, sizeof(msg), family, IEEE802154_DEL_IFACE_);
+	nl_put(msg, IEEE802154_ATTR_DEV_NAME_, "rwpan0", sizeof("rwpan0"));
+	ret = nl_request(NETLINK_GENERIC, msg, reply, sizeof(reply));
+	obs("ieee802154_legacy_del_iface", -ret);
+	EXPECT_EQ(0, ret);
 }
 
 /* L2TPv3 tunnel @id made by the kernel (no L2TP_ATTR_FD): its own
