@@ -11,7 +11,10 @@
  *   (net/ceph/messenger.c), the IPVS sync daemon as master and as
  *   backup (ip_vs_sync.c), mISDN's base and data sockets
  *   (drivers/isdn/mISDN/socket.c), L2TPv3 tunnels whose sockets the
- *   kernel makes (l2tp_core.c, udp_tunnel_core.c, ip6_udp_tunnel.c).
+ *   kernel makes (l2tp_core.c, udp_tunnel_core.c, ip6_udp_tunnel.c),
+ *   MPTCP's in-kernel path manager: a 'signal' endpoint with a port (its
+ *   listening socket, pm_kernel.c) and a 'subflow' endpoint joining an
+ *   established connection (__mptcp_subflow_connect(), subflow.c).
  * And user calls into changed lines the fuzzer does not reach: IPv6
  * TCP, UDP and DCCP sockets connecting to a v4-mapped address (the
  * IPv4 connect under them), SCTP_SOCKOPT_BINDX_ADD (the user's way to
@@ -23,13 +26,18 @@
  * balance-tlb bond taking its ports (bond_alb_handle_active_change()'s
  * TLB branch), and balance-rr and balance-tlb bonds whose second port
  * refuses the new address (bond_set_mac_address()'s unwinding; in 6.12
- * alb_set_mac_address()'s is dead code: config/coverage-unreached).
+ * alb_set_mac_address()'s is dead code: config/coverage-unreached), and
+ * the legacy 802.15.4 genetlink family's IEEE802154_ADD_IFACE with a
+ * hardware address (net/ieee802154/nl-phy.c).
  * Where there is no server, a request fails after the changed call;
  * what each returned is printed, to be compared baseline vs patched:
  *   # obs reach.<name>: ret=.. errno=..
- * A test fails only when its call did not come back within its bound
- * (a mount runs in a child, which is left behind when it hangs).  Run
- * anywhere but the test guest, every test skips.
+ * (or what was read back, never a port, time or pointer).  A test fails
+ * when its call did not come back within its bound (a mount runs in a
+ * child, which is left behind when it hangs), or when the premise of
+ * the path it is for does not hold (an endpoint, a join, an interface
+ * that took its address).  Run anywhere but the test guest, every test
+ * skips.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -18,15 +18,14 @@ mkdir -p "$(dirname "$cache")"
 verdict=tcg
 dev=${KVM_DEV:-/dev/kvm}
 if [ -r "$dev" ] && [ -w "$dev" ]; then
-	log=$(mktemp)
+	# The one QEMU command line of every boot (lib/qemu.sh), 256 MiB and
+	# no initramfs: its argv beside the probe's log, build/logs/.
+	log=$BUILD/logs/accel-probe$ARCH_SUFFIX.log
+	mkdir -p "$BUILD/logs"
+	GUEST_MEM=256 qemu_argv kvm "$log" "$kernel" "console=$ARCH_CONSOLE panic=-1 rdinit=/nonexistent"
 	# KVM "works" only if the kernel gets far enough to print its banner.
-	# shellcheck disable=SC2086 # machine options: words by design
-	timeout -k 2 "${KVM_PROBE_TIMEOUT:-20}" "$ARCH_QEMU" $ARCH_MACHINE -accel kvm -m 256 \
-		-nodefaults -display none -no-reboot -serial "file:$log" \
-		-kernel "$kernel" -append "console=$ARCH_CONSOLE panic=-1 rdinit=/nonexistent" \
-		>/dev/null 2>&1 || true
+	qemu_run "${KVM_PROBE_TIMEOUT:-20}" "$log" "${log%.log}.ktap" : "${QEMU_ARGV[@]}" >/dev/null
 	if grep -q "Linux version" "$log"; then verdict=kvm; fi
-	rm -f "$log"
 	echo "  accel: KVM probe $( [ $verdict = kvm ] && echo booted || echo 'hung or failed'): using $verdict" >&2
 else
 	echo "  accel: $dev not usable: using tcg" >&2

@@ -96,3 +96,20 @@ chmod +x "$tmp/bin/$ARCH_QEMU"
 : >"$tmp/vmlinuz"; : >"$tmp/disk"
 expect_failure debian-boot-no-multi-user-bounded 'did not reach multi-user.target within 5s.*console log: .*debian-hang.log' 20 "$tmp/bin/qemu" \
 	env PATH="$tmp/bin:$PATH" ACCEL=tcg MULTIUSER_TIMEOUT=5 "$ROOT"/scripts/debian-boot.sh "$tmp/vmlinuz" "$tmp/disk" "$tmp/logs/debian-hang.log"
+# A guest that reaches multi-user.target, runs every check and powers
+# off, but where a unit failed to start: the boot did not do its work.
+# The stand-in QEMU writes that console and a finished KTAP run to the
+# files of its two -serial options (console first, as lib/qemu.sh orders).
+cat >"$tmp/bin/$ARCH_QEMU" <<'QEMU'
+#!/bin/sh
+n=0
+while [ $# -gt 0 ]; do
+	[ "$1" = -serial ] && { n=$((n + 1)); eval "f$n=\${2#file:}"; }
+	shift
+done
+printf '[  OK  ] Reached target Multi-User System.\n[FAILED] Failed to start broken.service - broken on purpose.\n' >"$f1"
+printf 'KTAP version 1\n1..1\nok 1 debian_daemons\n# init: done\n' >"$f2"
+sleep 2	# the boot's watcher looks every half second
+QEMU
+expect_failure debian-boot-failed-unit '1 unit(s) failed to start: broken.service - broken on purpose' 20 "$tmp/bin/qemu" \
+	env PATH="$tmp/bin:$PATH" ACCEL=tcg "$ROOT"/scripts/debian-boot.sh "$tmp/vmlinuz" "$tmp/disk" "$tmp/logs/debian-unit.log"

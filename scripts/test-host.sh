@@ -260,8 +260,12 @@ fi
 # baseline build that failed) is stopped with everything under it.
 tree_of_sleeps() { sh -c "sleep 307 & sleep 307 & wait"; }
 BUILD=$tmp bg_start stop-me tree_of_sleeps
-sleep 1
-before=$(pgrep -c -x -f 'sleep 307')
+# Until both have started (up to 10 s: a loaded machine starts them late).
+for _ in $(seq 20); do
+	before=$(pgrep -c -x -f 'sleep 307' || true)
+	[ "$before" = 2 ] && break
+	sleep 0.5
+done
 t0=$(date +%s)
 BUILD=$tmp bg_stop stop-me
 sleep 0.5

@@ -106,6 +106,16 @@ broke allow-stale "the allow-list entry of a suite that no longer runs" 'STALE' 
 broke allow-broad "an allow-list entry over every KUnit suite" 'BROAD' \
 	"$kd" --allow "$tmp/allow-broad" --log console "$L/check-$tag-baseline.log" "$L/check-$tag-patched.log"
 
+# One case failing the same way on both kernels: the two runs still
+# compare equal, so the engine's per-kernel count must fail it (check-btf
+# and check-debian judge their runs with the same pair_judge).
+for v in baseline patched; do
+	sed -E '0,/^  ok ([0-9]+) /s//  not ok \1 /' "$tmp/$v.ktap" >"$tmp/both-$v.ktap"
+	cp "$L/check-$tag-$v.log" "$tmp/both-$v.log"
+done
+broke both-failing "one case failing on both kernels, the runs equal" '^fail.guest-' \
+	env STAGE_LOG=/dev/null bash -c '. "$0"/scripts/lib.sh && run_results pair_judge "$@"' "$ROOT" "$ARCH_NAME" "$tmp/both" "$x" ktap
+
 # The fuzzer: a path whose every call failed, and another N than the
 # recorded digest's.  Judged by lib.sh's fuzz_paths, as make check does.
 if [ -s "$L/fuzz.out" ] && check_extra fuzz; then

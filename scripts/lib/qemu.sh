@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# The one QEMU launcher of every test boot: its command line, its run
+# The one QEMU launcher of every boot (the KVM probe too): its command line, its run
 # under a bound, and the verdict on how it ended.
 # Part of scripts/lib.sh, which sources it; never run on its own.
 
