@@ -101,7 +101,8 @@ in_config() {
 }
 
 # build CFG TC TAG OBJS...: compile the objects (removed first so that
-# they rebuild; ccache replays warnings), write TAG.{built,missing,err,warn}.
+# they rebuild; ccache replays warnings), write TAG.{built,missing}, and
+# judge the build (objects_judge, lib/kbuild.sh: TAG.{err,warn,new}).
 build() {
 	local cfg=$1 tc=$2 tag=$3; shift 3
 	local obj=out-$cfg-$tc o log=$logs/$tag.log want=()
@@ -129,9 +130,8 @@ build() {
 		mkdir -p "$(dirname "$logs/obj/$tag/after/$o")"
 		cp "$wt/$obj/$o" "$logs/obj/$tag/after/$o"
 	done
-	grep -E '(error|Error [0-9]+):' "$log" >"$logs/$tag.err" || true
 	# Warnings without line/column numbers, so that moved code compares.
-	grep -E ': warning:' "$log" | sed -E 's/^([^:]+):[0-9]+:([0-9]+:)? /\1: /' | sort -u >"$logs/$tag.warn" || true
+	objects_judge "$wt" "$log" "$logs/$tag" "$([ "$tag" = "base-$cfg-$tc" ] || echo "$logs/base-$cfg-$tc")"
 }
 
 logs=$wt/check-bisect-logs
@@ -194,19 +194,10 @@ for i in "${!patches[@]}"; do
 			tag=$(printf 'p%02d-%s-%s' "$((i + 1))" "$cfg" "$tc")
 			note "$p: $cfg/$tc, ${#o[@]} objects"
 			build "$cfg" "$tc" "$tag" "${o[@]}"
-			# New = warning lines of these objects absent on the baseline.
-			comm -13 "$logs/base-$cfg-$tc.warn" "$logs/$tag.warn" >"$logs/$tag.new"
 			nb=$(wc -l <"$logs/$tag.built") nm=$(wc -l <"$logs/$tag.missing")
-			ne=$(wc -l <"$logs/$tag.err") nw=$(wc -l <"$logs/$tag.new")
 			[ "$nm" -eq 0 ] || note "  not built under $cfg: $(tr '\n' ' ' <"$logs/$tag.missing")"
-			[ "$ne" -eq 0 ] || { head -5 "$logs/$tag.err"; bad=1; }
-			[ "$nw" -eq 0 ] || { head -5 "$logs/$tag.new"; bad=1; }
-			rows+=("$p | $tc | $cfg | $nb | $nm | $ne | $nw")
-			if [ "$ne" -eq 0 ] && [ "$nw" -eq 0 ]; then
-				result pass "$tag" "$nb objects built, $nm not built under $cfg, 0 errors, 0 new warnings"
-			else
-				result fail "$tag" "$ne errors, $nw new warnings (see $(rel "$logs")/$tag.{err,new})"
-			fi
+			rows+=("$p | $tc | $cfg | $nb | $nm | $OBJ_ERRORS | $OBJ_NEW")
+			objects_result "$tag" "$nb objects built, $nm not built under $cfg, 0 errors, 0 new warnings" || bad=1
 		done
 	done
 done

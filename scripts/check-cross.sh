@@ -42,7 +42,8 @@ for tc in $compilers; do
 	fi
 done
 
-# build TC TAG OBJ...: compile with W=1; TAG.warn (no line numbers), TAG.err.
+# build TC TAG OBJ...: compile with W=1, judged by objects_judge
+# (lib/kbuild.sh) against the baseline's build (base-TC) unless TAG is it.
 logs=$wt/cross-logs
 mkdir -p "$logs"
 build() {
@@ -52,8 +53,7 @@ build() {
 	for o in "$@"; do
 		[ -f "$wt/out-s390-$tc/$o" ] || echo "$o: not built" >>"$logs/$tag.log"
 	done
-	grep -E '(error|Error [0-9]+):|not built' "$logs/$tag.log" >"$logs/$tag.err" || true
-	grep -E ': warning:' "$logs/$tag.log" | sed -E 's/^([^:]+):[0-9]+:([0-9]+:)? /\1: /' | sort -u >"$logs/$tag.warn" || true
+	objects_judge "$wt" "$logs/$tag.log" "$logs/$tag" "$([ "$tag" = "base-$tc" ] || echo "$logs/base-$tc")"
 }
 
 mapfile -t patches < <(series_patches "$series")
@@ -70,10 +70,9 @@ note "objects: ${objs[*]}"
 bad=0 rows=()
 for tc in $compilers; do
 	build "$tc" "base-$tc" "${objs[@]}"
-	rows+=("baseline | $tc | $(wc -l <"$logs/base-$tc.err") | $(wc -l <"$logs/base-$tc.warn")")
+	rows+=("baseline | $tc | $OBJ_ERRORS | $OBJ_WARNINGS")
 	# The baseline must build: new warnings are counted against it.
-	check "base-$tc" "$(wc -l <"$logs/base-$tc.err") errors, $(wc -l <"$logs/base-$tc.warn") warnings" \
-		test ! -s "$logs/base-$tc.err"
+	objects_result "base-$tc" "$OBJ_ERRORS errors, $OBJ_WARNINGS warnings" || bad=1
 done
 for p in "${patches[@]}"; do
 	g am -q "$SERIES_PATH/$p" || { bad=1; result fail "${p%%-*}-applies" "$p does not apply (git am)"; break; }
@@ -82,15 +81,8 @@ for p in "${patches[@]}"; do
 	for tc in $compilers; do
 		tag="${p%%-*}-$tc"
 		build "$tc" "$tag" "${objs[@]}"
-		ne=$(wc -l <"$logs/$tag.err")
-		nw=$(comm -13 "$logs/base-$tc.warn" "$logs/$tag.warn" | wc -l)
-		rows+=("${p%%-*} | $tc | $ne | $nw new")
-		if [ "$ne" = 0 ] && [ "$nw" = 0 ]; then
-			result pass "$tag" "${#objs[@]} objects, 0 errors, 0 new warnings"
-		else
-			bad=1; head -5 "$logs/$tag.err"; comm -13 "$logs/base-$tc.warn" "$logs/$tag.warn" | head -5
-			result fail "$tag" "$ne errors, $nw new warnings (see $(rel "$logs")/$tag.log)"
-		fi
+		rows+=("${p%%-*} | $tc | $OBJ_ERRORS | $OBJ_NEW new")
+		objects_result "$tag" "${#objs[@]} objects, 0 errors, 0 new warnings" || bad=1
 	done
 done
 echo "state | compiler | errors | warnings"

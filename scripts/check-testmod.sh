@@ -24,14 +24,16 @@ g() { git -C "$wt" -c user.name="$(project_name)" -c user.email="$(project_email
 logs=$wt/check-testmod-logs
 mkdir -p "$logs"
 
-build() {	# build TC TAG
+# build TC TAG: bpf_testmod.o compiled with W=1, judged by
+# objects_judge (lib/kbuild.sh) against the baseline's (base-TC) unless
+# TAG is it.
+build() {
 	local tc=$1 tag=$2
 	toolchain "$tc"
 	rm -f "$wt/$mod/bpf_testmod.o"
 	nice -n 10 make -C "$wt" O="out-allmod-$tc" "${KBUILD_CC[@]}" M="$wt/$mod" W=1 bpf_testmod.o >"$logs/$tag.log" 2>&1 || true
 	[ -f "$wt/$mod/bpf_testmod.o" ] || echo "bpf_testmod.o: not built" >>"$logs/$tag.log"
-	grep -E '(error|Error [0-9]+):|not built' "$logs/$tag.log" >"$logs/$tag.err" || true
-	grep -E ': warning:' "$logs/$tag.log" | sed -E "s|$wt/||; s/^([^:]+):[0-9]+:([0-9]+:)? /\\1: /" | sort -u >"$logs/$tag.warn" || true
+	objects_judge "$wt" "$logs/$tag.log" "$logs/$tag" "$([ "$tag" = "base-$tc" ] || echo "$logs/base-$tc")"
 }
 
 g am --abort >/dev/null 2>&1 || true
@@ -41,10 +43,9 @@ stage "bpf_testmod (external module) per patch, allmodconfig, W=1"
 rows=() bad=0
 for tc in $compilers; do
 	build "$tc" "base-$tc"
-	rows+=("baseline | $tc | $(wc -l <"$logs/base-$tc.err") | $(wc -l <"$logs/base-$tc.warn")")
+	rows+=("baseline | $tc | $OBJ_ERRORS | $OBJ_WARNINGS")
 	# The baseline must build: new warnings are counted against it.
-	check "base-$tc" "$(wc -l <"$logs/base-$tc.err") errors, $(wc -l <"$logs/base-$tc.warn") warnings" \
-		test ! -s "$logs/base-$tc.err"
+	objects_result "base-$tc" "$OBJ_ERRORS errors, $OBJ_WARNINGS warnings" || bad=1
 done
 while read -r p; do
 	g am -q "$SERIES_PATH/$p" || { bad=1; result fail "${p%%-*}-applies" "$p does not apply (git am)"; break; }
@@ -52,16 +53,8 @@ while read -r p; do
 	for tc in $compilers; do
 		tag="${p%%-*}-$tc"
 		build "$tc" "$tag"
-		ne=$(wc -l <"$logs/$tag.err")
-		nw=$(comm -13 "$logs/base-$tc.warn" "$logs/$tag.warn" | wc -l)
-		rows+=("${p%%-*} | $tc | $ne | $nw new")
-		if [ "$ne" != 0 ] || [ "$nw" != 0 ]; then
-			bad=1
-			head -5 "$logs/$tag.err" | unroot
-			result fail "$tag" "$ne errors, $nw new warnings (see $(rel "$logs")/$tag.log)"
-		else
-			result pass "$tag" "0 errors, 0 new warnings"
-		fi
+		rows+=("${p%%-*} | $tc | $OBJ_ERRORS | $OBJ_NEW new")
+		objects_result "$tag" "0 errors, 0 new warnings" || bad=1
 	done
 done < <(series_patches)
 rm -f "$wt/$mod"/*.o "$wt/$mod"/.*.cmd

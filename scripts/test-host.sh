@@ -178,6 +178,17 @@ b=$("$BUILD"/host/ktapdiff --check "$tmp/k.ktap" 2>&1 | sed -n 's/^cases: //p')
 check pipeline-kunit-ktap "console: $a; taken out: $b" \
 	test -n "$a" -a "$a" = "$b" -a "$(grep -c -E 'Run /init|reboot:' "$tmp/k.ktap")" = 0
 
+# objects_judge (check-bisect, check-cross, check-testmod): errors and
+# objects not built counted; a warning that only moved is not new, one
+# under the worktree's absolute path is named relative to it.
+printf '%s\n' "../net/a.c:10:5: warning: old [-Wx]" >"$tmp/oj-base.log"
+printf '%s\n' "../net/a.c:12:5: warning: old [-Wx]" "$tmp/wt/net/b.c:3:1: warning: new one [-Wy]" \
+	"../net/c.c:1:1: error: broken" "net/d.o: not built" >"$tmp/oj-p.log"
+got=$(bash -c '. "$0"/scripts/lib.sh; objects_judge "$1" "$2" "$3"; objects_judge "$1" "$4" "$5" "$3"
+	echo "$OBJ_ERRORS $OBJ_WARNINGS $OBJ_NEW $(cat "$5.new")"' \
+	"$ROOT" "$tmp/wt" "$tmp/oj-base.log" "$tmp/oj-base" "$tmp/oj-p.log" "$tmp/oj-p")
+check objects-judge "$got" test "$got" = "2 2 1 net/b.c: warning: new one [-Wy]"
+
 # The engine's boots (lib/engine.sh pair_boot): both variants booted,
 # one result each; a boot that fails is a failed result with the line
 # saying why, at once and one after the other (SERIAL_BOOTS=1).

@@ -54,6 +54,42 @@ seed_objdir() {
 	note "$(rel "$copy"): seeded from $(rel "$main")"
 }
 
+# objects_judge WT LOG STEM [BASE]: a W=1 build of some objects in the
+# worktree WT, judged from its LOG (with a line "OBJ: not built" added by
+# the caller for each object that did not appear): its errors into
+# STEM.err; its warnings, paths relative to WT and line numbers dropped
+# (expect.sh normalise_warnings, as build.sh keeps a kernel's), into
+# STEM.warn; with BASE, the baseline's STEM, the warnings BASE.warn lacks
+# into STEM.new.  Sets OBJ_ERRORS, OBJ_WARNINGS and OBJ_NEW (counts) for
+# objects_result.  check-bisect, check-cross and check-testmod judge
+# every build with it.
+objects_judge() {
+	local wt=$1 log=$2 base=${4:-}
+	OBJ_STEM=$3
+	grep -a -E '(error|Error [0-9]+):|: not built$' "$log" >"$OBJ_STEM.err" || true
+	sed "s|$wt/||g" "$log" | normalise_warnings >"$OBJ_STEM.warn"
+	# shellcheck disable=SC2034 # OBJ_WARNINGS: for the callers' tables
+	OBJ_ERRORS=$(wc -l <"$OBJ_STEM.err") OBJ_WARNINGS=$(wc -l <"$OBJ_STEM.warn") OBJ_NEW=0
+	if [ -n "$base" ]; then
+		comm -13 "$base.warn" "$OBJ_STEM.warn" >"$OBJ_STEM.new"
+		OBJ_NEW=$(wc -l <"$OBJ_STEM.new")
+	fi
+}
+
+# objects_result NAME [DETAIL]: one result for the last objects_judge:
+# passed (with DETAIL) when it found no error and no new warning, else
+# failed, its first errors and new warnings shown.  Returns the same.
+objects_result() {
+	if [ "$OBJ_ERRORS" = 0 ] && [ "$OBJ_NEW" = 0 ]; then
+		result pass "$1" "${2:-}"
+		return 0
+	fi
+	head -5 "$OBJ_STEM.err" | unroot
+	[ "$OBJ_NEW" = 0 ] || head -5 "$OBJ_STEM.new"
+	result fail "$1" "$OBJ_ERRORS errors, $OBJ_NEW new warnings (see $(rel "$OBJ_STEM").{log,err,new})"
+	return 1
+}
+
 # The build-info record of an object folder, OBJ/build-info: one "KEY
 # value" line for each thing the harness made there and the inputs it
 # was made from, instead of a stamp file each.  Keys: config (config.sh:
