@@ -50,7 +50,8 @@ for v in "${VARIANTS[@]}"; do
 	tp=$BUILD/tp-$v/out
 	extra=$BUILD/guest/btf-$v.extra
 	{
-		for d in /tp /bin /sbin /usr /usr/bin /usr/sbin /lib /lib/x86_64-linux-gnu \
+		# The host's multiarch folder: test_progs and ip are the host's.
+		for d in /tp /bin /sbin /usr /usr/bin /usr/sbin /lib "/lib/$(gcc -print-multiarch)" \
 			/lib64 /var /mnt /run/netns; do
 			echo "dir $d 0755 0 0"
 		done
