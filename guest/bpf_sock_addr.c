@@ -759,6 +759,57 @@ TEST(sendmsg4_v4mapped)
 }
 
 /*
+ * A connected UDP socket that sends without an address but with a
+ * control message (IP_TTL, IPV6_HOPLIMIT) is no longer on the connected
+ * fast path (udp_sendmsg(), udpv6_sendmsg()), so the sendmsg program runs
+ * with no address at all: __cgroup_bpf_run_filter_sock_addr()'s
+ * !ctx.uaddr branch, which hands the program a zeroed address of length
+ * 0 (user_family 0, user_port 0).  The datagram goes to the connected
+ * peer (21441; IPv6 21541) from the client (21442; 21542).
+ */
+static void sendmsg_noaddr_test(struct __test_metadata *_metadata,
+				const struct fam *f)
+{
+	int level = f->family == AF_INET ? IPPROTO_IP : IPPROTO_IPV6;
+	int type = f->family == AF_INET ? IP_TTL : IPV6_HOPLIMIT;
+	char test[24], progs[16], cbuf[CMSG_SPACE(sizeof(int))] = "";
+	struct iovec iov = { .iov_base = "noaddr", .iov_len = 7 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+			    .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+	int srv, s, ret, ttl = 64;
+	union addr a, from;
+	socklen_t len;
+
+	fam_name(test, sizeof(test), "sendmsg_noaddr", f);
+	if (!attach(_metadata, fam_name(progs, sizeof(progs), "sendmsg", f)))
+		return;
+	s = server_client(_metadata, f, SOCK_DGRAM, 21441 + f->port_off,
+			  21442 + f->port_off, &srv);
+	len = inet(&a, f, f->lo, 21441 + f->port_off);
+	ASSERT_EQ(0, connect(s, &a.sa, len)) TH_LOG("connect: %s", strerror(errno));
+	c->cmsg_level = level;
+	c->cmsg_type = type;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &ttl, sizeof(ttl));
+	errno = 0;
+	ret = sendmsg(s, &m, 0) < 0 ? -1 : 0;
+	print_ret(test, "sendmsg", ret, errno);
+	putchar('\n');
+	EXPECT_EQ(0, ret);
+	EXPECT_TRUE(recv_from(test, "at_peer", srv, "noaddr", sizeof(from), &from));
+	/* The premise: the program ran, and saw no address. */
+	print_hook(test, H_SENDMSG4 + f->hook_off);
+	EXPECT_EQ(1ULL, loader_obs(OBS(H_SENDMSG4 + f->hook_off, 0)));
+	EXPECT_EQ(0ULL, loader_obs(OBS(H_SENDMSG4 + f->hook_off, 1)));
+	close(s);
+	close(srv);
+}
+
+TEST(sendmsg_noaddr4) { sendmsg_noaddr_test(_metadata, &v4); }
+TEST(sendmsg_noaddr6) { sendmsg_noaddr_test(_metadata, &v6); }
+
+/*
  * NAT both ways: the client sends to a "remote" address (port 21431),
  * sendmsg rewrites it to a local server (21433); the server answers, and
  * recvmsg makes the answer read as coming from the remote address.  The
