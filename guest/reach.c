@@ -507,9 +507,11 @@ TEST(mptcp_subflow_join)
 		       MPTCP_PM_ADDR_FLAG_SUBFLOW);
 	obs("mptcp_join_endpoint", -ret);
 	EXPECT_EQ(0, ret);
+	/* MPJoinSynTx is newer than 6.1 (-1 there: the join is then judged
+	 * by the subflow and MPJoinAckRx alone); MPJoinAckRx is in both. */
 	syn_tx = mptcp_mib("MPJoinSynTx");
 	ack_rx = mptcp_mib("MPJoinAckRx");
-	EXPECT_LE(0, syn_tx);
+	EXPECT_LE(0, ack_rx);
 
 	srv.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_MPTCP);
@@ -552,10 +554,14 @@ TEST(mptcp_subflow_join)
 		nanosleep(&ts, NULL);
 	}
 	printf("# obs reach.mptcp_join: subflow=%s MPJoinSynTx=%s MPJoinAckRx=%s\n",
-	       subflows >= 1 ? "yes" : "no", syn_tx_now > syn_tx ? "rose" : "same",
+	       subflows >= 1 ? "yes" : "no",
+	       syn_tx < 0 ? "absent" : syn_tx_now > syn_tx ? "rose" : "same",
 	       ack_rx_now > ack_rx ? "rose" : "same");
 	EXPECT_LE(1, subflows);
-	EXPECT_LT(syn_tx, syn_tx_now);
+	/* Braces: EXPECT_*() is two statements (kselftest_harness.h). */
+	if (syn_tx >= 0) {
+		EXPECT_LT(syn_tx, syn_tx_now);
+	}
 	EXPECT_LT(ack_rx, ack_rx_now);
 	if (afd >= 0)
 		close(afd);
