@@ -22,7 +22,7 @@ logs=$BUILD/logs
 EXTRA_PKGS="mmdebstrap debhelper e2fsprogs" scripts/deps.sh || fatal deps "package installation failed"
 scripts/tree.sh || fatal tree "tree or series failed"
 
-for v in baseline patched; do
+for v in "${VARIANTS[@]}"; do
 	if scripts/deb.sh "$v"; then result pass "deb-$v" "$TOOLCHAIN"
 	else fatal "deb-$v" "make bindeb-pkg failed ($TOOLCHAIN)"; fi
 done
@@ -35,7 +35,7 @@ stage "rootfs (Debian 12, mmdebstrap)"
 scripts/rootfs.sh && result pass rootfs || fatal rootfs "no Debian root file system"
 stage_end
 
-for v in baseline patched; do
+for v in "${VARIANTS[@]}"; do
 	stage "install $v: dpkg into a copy of the rootfs, ext4 image"
 	scripts/debian-image.sh "$v" && result pass "install-$v" || fatal "install-$v" "see above"
 	# dkms build + install of each out-of-tree module, in the rootfs.
@@ -63,7 +63,7 @@ done
 pair_judge debian "$logs/debian" "$ROOT/config/expect/debian" ktap
 
 stage "kernel reports"
-for v in baseline patched; do
+for v in "${VARIANTS[@]}"; do
 	check "console-$v" "no kernel report in $(rel "$logs/debian-$v.log")" scripts/console-check.sh "$logs/debian-$v.log"
 done
 stage_end

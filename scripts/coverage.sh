@@ -75,7 +75,7 @@ gcov_tree() {
 
 stage "coverage: kernels with gcov (clang, $ARCH_NAME)"
 "$ROOT"/scripts/tree.sh patched >/dev/null || stop coverage-tree "scripts/tree.sh failed"
-for v in baseline patched; do
+for v in "${VARIANTS[@]}"; do
 	gcov_tree "$v" || stop "coverage-tree-$v" "worktree src-$v-gcov"
 	obj=$BUILD/src-$v-gcov/out-$tc
 	if EXTRA_FRAGMENTS=$ROOT/config/coverage.config "$ROOT"/scripts/build.sh "$BUILD/src-$v-gcov" "$obj" "$tc"; then
