@@ -7,7 +7,3 @@ GUEST_SRCS_ieee802154_master := $(GUEST_DIR)/ieee802154_master.c \
 				$(GUEST_DIR)/nl.c $(GUEST_DIR)/nl.h \
 				$(GUEST_DIR)/guestenv.h $(SUITE_UTIL) \
 				$(KSELFTEST_HDRS)
-
-$(GUEST_OUT)/ieee802154_master: $(GUEST_SRCS_ieee802154_master)
-	@mkdir -p $(@D)
-	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)

@@ -4,7 +4,3 @@
 # loaded and used (guest/oot_modules.c; included by host/host.mk).
 GUEST_SRCS_oot_modules := $(GUEST_DIR)/oot_modules.c $(GUEST_DIR)/guestenv.h \
 			  $(SUITE_UTIL) $(KSELFTEST_HDRS)
-
-$(GUEST_OUT)/oot_modules: $(GUEST_SRCS_oot_modules)
-	@mkdir -p $(@D)
-	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)

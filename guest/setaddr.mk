@@ -4,7 +4,3 @@
 GUEST_SRCS_setaddr := $(GUEST_DIR)/setaddr.c $(GUEST_DIR)/nl.c \
 		      $(GUEST_DIR)/nl.h $(GUEST_DIR)/guestenv.h \
 		      $(SUITE_UTIL) $(KSELFTEST_HDRS)
-
-$(GUEST_OUT)/setaddr: $(GUEST_SRCS_setaddr)
-	@mkdir -p $(@D)
-	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)

@@ -5,7 +5,3 @@
 GUEST_SRCS_tap_ioctl := $(GUEST_DIR)/tap_ioctl.c $(GUEST_DIR)/nl.c \
 			$(GUEST_DIR)/nl.h $(GUEST_DIR)/guestenv.h \
 			$(SUITE_UTIL) $(KSELFTEST_HDRS)
-
-$(GUEST_OUT)/tap_ioctl: $(GUEST_SRCS_tap_ioctl)
-	@mkdir -p $(@D)
-	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)

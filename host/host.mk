@@ -75,17 +75,17 @@ GUEST_SRCS_sockaddr_matrix := $(GUEST_DIR)/sockaddr_matrix.c \
 			      $(GUEST_DIR)/matrix_kinds.c $(GUEST_DIR)/matrix.h \
 			      $(GUEST_DIR)/guestenv.h $(SUITE_UTIL) $(KSELFTEST_HDRS)
 
-$(GUEST_OUT)/netdevs: $(GUEST_SRCS_netdevs)
-	@mkdir -p $(@D)
-	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)
-
-$(GUEST_OUT)/sockaddr_matrix: $(GUEST_SRCS_sockaddr_matrix)
-	@mkdir -p $(@D)
-	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)
-
 host-check: $(BUILD)/host/ktap_test $(BUILD)/host/ktapdiff
 	$(BUILD)/host/ktap_test $(BUILD)/host/ktapdiff $(HOSTMK_ROOT)/tests/data
 
 # Further guest programs, one fragment each (guest/*.mk), so that adding
 # a suite touches only its own files.
 include $(sort $(wildcard $(HOSTMK_ROOT)/guest/*.mk))
+
+# Every guest program with a GUEST_SRCS_<name> (above and in guest/*.mk)
+# is built the same way: static, with the tree's kselftest headers.
+KSELFTEST_PROGS := $(patsubst GUEST_SRCS_%,%,$(filter GUEST_SRCS_%,$(.VARIABLES)))
+.SECONDEXPANSION:
+$(addprefix $(GUEST_OUT)/,$(KSELFTEST_PROGS)): $(GUEST_OUT)/%: $$(GUEST_SRCS_$$*)
+	@mkdir -p $(@D)
+	$(GUEST_CC) -static $(C_WARN) -I$(KSELFTEST_DIR) -o $@ $(filter %.c,$^)
