@@ -16,7 +16,7 @@ for kind in ktap log; do
 		f=$BUILD/logs/check-$tag-$v.$kind
 		[ -s "$f" ] || die "no $(rel "$f"): run make check first"
 		"$kd" --suites "$f" | sed "s/^/$v /"
-	done | awk -v log="$log" '
+	done | awk -v logname="$log" '
 		$2 == "suite" { k = $3; seen[k] = seen[k] " " $1
 			if (!(k in p) || $4 < p[k]) p[k] = $4
 			if (!(k in o) || $5 < o[k]) o[k] = $5
@@ -25,7 +25,7 @@ for kind in ktap log; do
 		END {
 			for (i = 1; i <= n; i++) { k = name[i]
 				only = (seen[k] == " baseline" ? " baseline" : seen[k] == " patched" ? " patched" : "")
-				printf "suite %s %s %d %d%s\n", log, k, p[k], o[k], only }
-			for (k in s) printf "skip %s %s REASON?\n", log, k
+				printf "suite %s %s %d %d%s\n", logname, k, p[k], o[k], only }
+			for (k in s) printf "skip %s %s REASON?\n", logname, k
 		}'
 done

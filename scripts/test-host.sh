@@ -210,6 +210,17 @@ got=$(BUILD=$tmp/nest bash -c '. "$0"/scripts/lib.sh && results_init parent &&
 	{ nested bisect-6.1 "two" bash "$1" "$0"; nested quiet "none" bash "$2" "$0"; } >/dev/null 2>&1
 	cut -f1,2 "$RESULTS" | tr "\t\n" ": "' "$ROOT" "$tmp/child.sh" "$tmp/silent.sh")
 check pipeline-nested-named "$got" test "$got" = "pass:bisect-6.1/a fail:bisect-6.1/b fail:quiet "
+# scripts/expect-floors.sh prints a run's floors: fed back as the
+# expectation file, the run it was made from must meet it.
+mkdir -p "$tmp/floors/logs"
+ln -s "$BUILD/host" "$tmp/floors/host"
+for v in baseline patched; do
+	for k in ktap log; do cp "$ROOT/tests/data/expect_ok.log" "$tmp/floors/logs/check-t-$v.$k"; done
+done
+BUILD=$tmp/floors "$ROOT"/scripts/expect-floors.sh t 2>&1 | sed 's/REASON?$/for a test/' >"$tmp/floors.txt"
+got=$(grep -c '^suite ktap ' "$tmp/floors.txt")
+check expect-floors-roundtrip "$got suite lines; the run meets its own floors" \
+	"$BUILD"/host/ktapdiff --expect "$tmp/floors.txt" --log ktap --kernel patched "$ROOT/tests/data/expect_ok.log"
 # finish() under set -e (check-bisect, check-cross, check-distcc run so):
 # no failure to grep for must not end the pipeline before its closing line.
 printf '%s\n' 'set -euo pipefail; . "$1"/scripts/lib.sh; results_init strict; result pass a; finish' >"$tmp/strict.sh"
