@@ -78,7 +78,9 @@ stage "coverage: kernels with gcov (clang, $ARCH_NAME)"
 for v in "${VARIANTS[@]}"; do
 	gcov_tree "$v" || stop "coverage-tree-$v" "worktree src-$v-gcov"
 	obj=$BUILD/src-$v-gcov/out-$tc
-	if EXTRA_FRAGMENTS=$ROOT/config/coverage.config "$ROOT"/scripts/build.sh "$BUILD/src-$v-gcov" "$obj" "$tc"; then
+	# The in-kernel socket users make check's kernels leave out, so
+	# their changed lines run here (config/kernel-socket-users.config).
+	if EXTRA_FRAGMENTS="$ROOT/config/coverage.config $ROOT/config/kernel-socket-users.config" "$ROOT"/scripts/build.sh "$BUILD/src-$v-gcov" "$obj" "$tc"; then
 		result pass "coverage-build-$v" "$(find "$obj" -name '*.gcno' | wc -l) objects profiled"
 	else
 		stop "coverage-build-$v" "see $(rel "$obj")/build.log"

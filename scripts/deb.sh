@@ -26,7 +26,9 @@ for v in "$@"; do
 	# uses srctree=.. and both variants share ccache entries.
 	obj=$src/out-deb-$tc
 	stage "deb $v ($tc)"
-	EXTRA_FRAGMENTS=$ROOT/config/debian-boot.config "$ROOT"/scripts/config.sh "$src" "$obj" "$tc"
+	# Debian's own kernel ships the in-kernel socket users (NFS, SMB,
+	# Ceph, 9p, kAFS, IPVS, mISDN) that make check's kernels leave out.
+	EXTRA_FRAGMENTS="$ROOT/config/debian-boot.config $ROOT/config/kernel-socket-users.config" "$ROOT"/scripts/config.sh "$src" "$obj" "$tc"
 	kver=$(make -s -C "$src" kernelversion)
 	rel=$kver$lv
 	pkgver=$rel-1
