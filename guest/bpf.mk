@@ -35,7 +35,7 @@ LIBBPF_SRCS := $(wildcard $(LIBBPF_SRC)/*.c $(LIBBPF_SRC)/*.h)
 $(LIBBPF_A) $(LIBBPF_HDR) &: $(LIBBPF_SRCS) $(BPF_UAPI)/linux/bpf.h
 	@mkdir -p $(BPF_OUT)/libbpf
 	$(MAKE) -s -C $(LIBBPF_SRC) OUTPUT=$(abspath $(BPF_OUT)/libbpf)/ \
-		BUILD_STATIC_ONLY=1 CC='$(GUEST_CC)' $(LIBBPF_CROSS) \
+		BUILD_STATIC_ONLY=1 CC='$(GUEST_CC) $(BPF_PREFIX_MAP)' $(LIBBPF_CROSS) \
 		DESTDIR=$(abspath $(BPF_OUT)) prefix= \
 		$(abspath $(LIBBPF_A)) install_headers
 	@touch $(LIBBPF_A) $(LIBBPF_HDR)
@@ -48,7 +48,12 @@ HAVE_UNIX_SOCK_ADDR_HOOKS = $(shell grep -qsw BPF_CGROUP_UNIX_CONNECT \
 				$(BPF_UAPI)/linux/bpf.h && echo 1 || echo 0)
 BPF_FEATURES = -DHAVE_UNIX_SOCK_ADDR_HOOKS=$(HAVE_UNIX_SOCK_ADDR_HOOKS)
 
-BPF_CFLAGS := -target bpf -O2 -g -Wall -I$(BPF_OUT)/include -I$(BPF_UAPI)
+# The objects' debug info and BTF (and libbpf's, through CC: its own
+# default CFLAGS stay) name their files relative to the project and to
+# the build folder, not by this machine's paths.
+BPF_PREFIX_MAP := -ffile-prefix-map=$(abspath $(HOSTMK_ROOT))=. \
+		  -ffile-prefix-map=$(abspath $(BUILD))=build
+BPF_CFLAGS := -target bpf -O2 -g -Wall $(BPF_PREFIX_MAP) -I$(BPF_OUT)/include -I$(BPF_UAPI)
 
 $(BPF_HOOKS_OBJ): $(BPF_HOOKS_SRC) $(BPF_HOOKS_HDR) $(LIBBPF_HDR)
 	$(BPF_CLANG) $(BPF_CFLAGS) $(BPF_FEATURES) -c $< -o $@
