@@ -178,6 +178,20 @@ b=$("$BUILD"/host/ktapdiff --check "$tmp/k.ktap" 2>&1 | sed -n 's/^cases: //p')
 check pipeline-kunit-ktap "console: $a; taken out: $b" \
 	test -n "$a" -a "$a" = "$b" -a "$(grep -c -E 'Run /init|reboot:' "$tmp/k.ktap")" = 0
 
+# make run's two guests (ktap_join): their KTAP as one document holding
+# the cases of both, a suite the second only repeats (its setup run)
+# left out with its cases, "# init: done" at the end only when both
+# wrote it; a guest cut short leaves the joined run short of its plan.
+printf '%s\n' 'KTAP version 1' '1..2' '  KTAP version 1' '  1..1' '  ok 1 setup_case' 'ok 1 sockaddr_basic' \
+	'  KTAP version 1' '  1..2' '  ok 1 x' '  not ok 2 y' 'not ok 2 other' '# init: done' >"$tmp/g1.ktap"
+j=$(bash -c '. "$0"/scripts/lib.sh && ktap_join "$1" "$2" "$3" && ktap_join "$4" "$2" "$5"' "$ROOT" \
+	"$tmp/j2.ktap" "$ROOT/tests/data/complete.log" "$tmp/g1.ktap" "$tmp/jt.ktap" "$ROOT/tests/data/truncated.log"
+	"$BUILD"/host/ktapdiff --check "$tmp/j2.ktap" | sed -n 's/^\(top level\|cases\): //p'
+	echo "$(grep -c setup_case "$tmp/j2.ktap") $(tail -n 1 "$tmp/j2.ktap")"
+	"$BUILD"/host/ktapdiff --check "$tmp/jt.ktap" >/dev/null 2>&1; echo "rc=$? $(grep -c 'init: done' "$tmp/jt.ktap")")
+j=$(echo "$j" | paste -sd';')
+check ktap-join-guests "$j" test "$j" = "1 passed, 1 failed, 1 skipped;4 passed, 1 failed, 1 skipped;0 # init: done;rc=2 0"
+
 # objects_judge (check-bisect, check-cross, check-testmod): errors and
 # objects not built counted; a warning that only moved is not new, one
 # under the worktree's absolute path is named relative to it.

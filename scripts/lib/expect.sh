@@ -149,3 +149,49 @@ ktap_counts() {
 		result fail "$2" "no complete KTAP in $(rel "$1")"
 	fi
 }
+
+# ktap_join OUT KTAP...: the KTAP of several guests that shared one
+# suite list (make run's split boot) as the one document a single guest
+# would have written: the suites numbered on in the order given, a suite
+# an earlier guest already ran left out with its cases (a guest's setup
+# run, judged by its caller), the plan the sum of the plans less those,
+# each guest's other lines kept, and "# init: done" once at the end when
+# every guest wrote it.  Lines end as the guests' serial ports ended
+# them (CR LF).
+ktap_join() {
+	local out=$1; shift
+	awk -v files=$# '
+		function suite(s) { sub(/^(not )?ok [0-9]+ /, "", s); sub(/ .*/, "", s); return s }
+		{ line = $0; cr = sub(/\r$/, "", line) ? "\r" : "" }
+		line ~ /^1\.\.[0-9]+$/ { plan += substr(line, 4); next }
+		{ l[++n] = line; e[n] = cr }
+		END {
+			# First pass: which results repeat a suite, and so leave.
+			for (i = 1; i <= n; i++)
+				if (l[i] ~ /^(not )?ok [0-9]+ /) {
+					if (suite(l[i]) in seen) { drop[i] = 1; plan-- }
+					seen[suite(l[i])] = 1
+				}
+			for (i = 1; i <= n; i++) {
+				if (l[i] ~ /^# init: done$/) { done++; continue }
+				if (l[i] ~ /^KTAP version/) {
+					if (!head++) print l[i] e[i] "\n1.." plan e[i]
+					continue
+				}
+				if (l[i] ~ /^ / || l[i] ~ /^(not )?ok [0-9]+ /) {
+					held[++h] = i
+					if (l[i] ~ /^ /) continue
+					for (k = 1; k <= h; k++) {
+						j = held[k]
+						if (drop[i]) continue
+						if (j == i) sub(/ok [0-9]+ /, "ok " ++t " ", l[j])
+						print l[j] e[j]
+					}
+					h = 0
+					continue
+				}
+				print l[i] e[i]
+			}
+			if (done == files) print "# init: done" (n ? e[n] : "")
+		}' "$@" >"$out"
+}
