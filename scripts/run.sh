@@ -47,13 +47,14 @@ if [ "${RUN_GUESTS:-$(($(nproc) > 1 ? 2 : 1))}" = 1 ] || [ -z "${groups[0]}" ] |
 		result fail boot-patched "console log: $(rel "$log")"
 	fi
 else
-	pids=()
-	"$ROOT"/scripts/boot.sh "$kernel" "$GUEST_OUT/initramfs.cpio" "${log%.log}.guest0.log" \
-		"suites=${groups[0]}" > >(sed -u "s/^/  [guest0] /") 2>&1 &
-	pids+=($!)
-	"$ROOT"/scripts/boot.sh "$kernel" "$GUEST_OUT/initramfs.cpio" "${log%.log}.guest1.log" \
-		"suites=${setup:+$setup,}${groups[1]}" kunit.enable=0 > >(sed -u "s/^/  [guest1] /") 2>&1 &
-	pids+=($!)
+	# What each guest runs, and the arguments that differ.
+	runs=("${groups[0]}" "${setup:+$setup,}${groups[1]}") extra=("" kunit.enable=0) pids=()
+	for i in 0 1; do
+		# shellcheck disable=SC2086 # extra: no word, or one
+		"$ROOT"/scripts/boot.sh "$kernel" "$GUEST_OUT/initramfs.cpio" "${log%.log}.guest$i.log" \
+			"suites=${runs[i]}" ${extra[i]} > >(sed -u "s/^/  [guest$i] /") 2>&1 &
+		pids+=($!)
+	done
 	for i in 0 1; do
 		glog=${log%.log}.guest$i.log
 		if ! wait "${pids[i]}"; then
@@ -61,7 +62,7 @@ else
 		elif [ "$i" = 1 ] && [ -n "$setup" ] && ! grep -a -q -E "^ok 1 $setup"$'\r?$' "${glog%.log}.ktap"; then
 			result fail "boot-patched-guest$i" "its first run of $setup did not pass, see $(rel "${glog%.log}.ktap")"
 		else
-			result pass "boot-patched-guest$i" "${setup:+$([ "$i" = 0 ] || echo "$setup (setup), ")}${groups[i]//,/ }"
+			result pass "boot-patched-guest$i" "${runs[i]//,/ }"
 		fi
 	done
 	cat "${log%.log}".guest{0,1}.log >"$log"

@@ -179,13 +179,13 @@ ktap_join() {
 					continue
 				}
 				if (l[i] ~ /^ / || l[i] ~ /^(not )?ok [0-9]+ /) {
+					# The lines of a result come before it: held until
+					# it says whether they stay.
 					held[++h] = i
 					if (l[i] ~ /^ /) continue
-					for (k = 1; k <= h; k++) {
-						j = held[k]
-						if (drop[i]) continue
-						if (j == i) sub(/ok [0-9]+ /, "ok " ++t " ", l[j])
-						print l[j] e[j]
+					if (!drop[i]) {
+						sub(/ok [0-9]+ /, "ok " ++t " ", l[i])
+						for (k = 1; k <= h; k++) print l[held[k]] e[held[k]]
 					}
 					h = 0
 					continue
