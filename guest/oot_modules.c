@@ -100,20 +100,6 @@ static int iomem_ram(struct range *r, int max)
 	return n;
 }
 
-static int read_full(int fd, void *buf, size_t len)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = read(fd, (char *)buf + got, len - got);
-
-		if (n <= 0)
-			return got ? -2 : (n == 0 ? 0 : -1);
-		got += n;
-	}
-	return 1;
-}
-
 /* Connect to 127.0.0.1:@port, retrying while the module comes up. */
 static int connect_retry(int port, int seconds)
 {

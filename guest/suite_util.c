@@ -75,3 +75,17 @@ int write_str(const char *path, const char *s)
 	close(fd);
 	return ret;
 }
+
+int read_full(int fd, void *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, (char *)buf + got, len - got);
+
+		if (n <= 0)
+			return got ? -2 : (n == 0 ? 0 : -1);
+		got += n;
+	}
+	return 1;
+}
