@@ -6,8 +6,9 @@
  * into make coverage's and check-debian's kernels, and make check's
  * leave them out, so there their cases skip):
  *   9p over TCP (with and without privport) and over a unix socket
- *   (net/9p/trans_fd.c), an NFSv4 mount (sunrpc's xprtsock.c, and
- *   rpc_sockname() in clnt.c for the callback address), nfsd's
+ *   (net/9p/trans_fd.c), an NFSv4 mount (sunrpc's xprtsock.c) and
+ *   one of a server in the guest that answers only the client's ping
+ *   (rpc_sockname() in clnt.c, for the callback address), nfsd's
  *   listener added through /proc/fs/nfsd/portlist (svcsock.c), an SMB
  *   mount with srcaddr= (fs/smb/client/connect.c), a Ceph mount
  *   (net/ceph/messenger.c), the IPVS sync daemon as master and as
@@ -28,7 +29,9 @@
  * balance-tlb bond taking its ports (bond_alb_handle_active_change()'s
  * TLB branch), and balance-rr and balance-tlb bonds whose second port
  * refuses the new address (bond_set_mac_address()'s unwinding; in 6.12
- * alb_set_mac_address()'s is dead code: config/coverage-unreached), and
+ * alb_set_mac_address()'s is dead code: config/coverage-unreached), a
+ * balance-tlb bond refusing a second port with its own address after it
+ * set that port's address (bond_enslave()'s err_restore_mac), and
  * the legacy 802.15.4 genetlink family's IEEE802154_ADD_IFACE with a
  * hardware address (net/ieee802154/nl-phy.c), RDS over TCP to a peer
  * behind a tun device (rds_tcp_conn_path_connect(): kernel_bind(),
@@ -174,6 +177,90 @@ MOUNT_TEST(p9_tcp_privport, "127.0.0.1", "9p", "trans=tcp,port=1,privport")
 MOUNT_TEST(p9_unix, "/tmp/reach-no-9p-server", "9p", "trans=unix")
 /* No clientaddr=: nfs4_init_client() finds one with rpc_localaddr(). */
 MOUNT_TEST(nfs4, "127.0.0.1:/", "nfs4", "vers=4.0,addr=127.0.0.1,soft,timeo=10,retrans=1")
+
+#define RPC_NULL_PORT	20049
+
+/*
+ * The smallest ONC RPC server an NFSv4 mount gets past its ping with,
+ * serving @lfd until killed: the NULL procedure (the ping) accepted,
+ * every other call refused (PROC_UNAVAIL).  One byte per call goes to
+ * @report: 'n' for NULL, 'o' for the others.
+ */
+static void rpc_null_serve(int lfd, int report)
+{
+	uint32_t call[16384], reply[7];
+	int c;
+
+	while ((c = accept(lfd, NULL, NULL)) >= 0) {
+		uint32_t mark, len;
+
+		while (read_full(c, &mark, sizeof(mark)) == 1) {
+			len = ntohl(mark) & 0x7fffffff;
+			if (len < 24 || len > sizeof(call) || read_full(c, call, len) != 1)
+				break;
+			/* xid, REPLY, MSG_ACCEPTED, verifier AUTH_NULL (0, 0),
+			 * SUCCESS for NULL (procedure 0), else PROC_UNAVAIL. */
+			reply[0] = htonl(0x80000000 | (sizeof(reply) - 4));
+			reply[1] = call[0];
+			reply[2] = htonl(1);
+			reply[3] = reply[4] = reply[5] = 0;
+			reply[6] = call[5] ? htonl(3) : 0;
+			if (write(report, call[5] ? "o" : "n", 1) < 0 ||
+			    write(c, reply, sizeof(reply)) != sizeof(reply))
+				break;
+		}
+		close(c);
+	}
+	_exit(0);
+}
+
+/*
+ * An NFSv4 mount of a server that answers the ping: nfs4_init_client()
+ * then finds its callback address with rpc_localaddr(), whose
+ * rpc_sockname() binds and connects a UDP socket (net/sunrpc/clnt.c);
+ * the mount fails at its first NFSv4 call.
+ */
+TEST(nfs4_rpc_null)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(RPC_NULL_PORT),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	char calls[64], data[96];
+	int lfd, fds[2], err, one = 1;
+	ssize_t n;
+	pid_t pid;
+
+	GUEST_ONLY();
+	if (!have_fs("nfs4"))
+		SKIP(return, "filesystem nfs4: " NOT_BUILT);
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ASSERT_LE(0, lfd);
+	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	ASSERT_EQ(0, bind(lfd, (struct sockaddr *)&sin, sizeof(sin)));
+	ASSERT_EQ(0, listen(lfd, 4));
+	ASSERT_EQ(0, pipe2(fds, O_CLOEXEC));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		rpc_null_serve(lfd, fds[1]);
+	close(lfd);
+	close(fds[1]);
+	snprintf(data, sizeof(data),
+		 "vers=4.0,addr=127.0.0.1,port=%d,soft,timeo=10,retrans=1", RPC_NULL_PORT);
+	err = try_mount("127.0.0.1:/", "nfs4", data);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	n = read(fds[0], calls, sizeof(calls));
+	close(fds[0]);
+	obs("nfs4_rpc_null", err);
+	printf("# obs reach.nfs4_rpc_null.ping: answered=%s\n",
+	       n > 0 && memchr(calls, 'n', n) ? "yes" : "no");
+	ASSERT_NE(-1, err) TH_LOG("mount -t nfs4: no answer in %d s", MOUNT_BOUND);
+	/* The premise: the client pinged the server, and went on. */
+	EXPECT_TRUE(n > 0 && memchr(calls, 'n', n));
+}
 /* srcaddr=: bind_socket(); then generic_ip_connect(). */
 MOUNT_TEST(smb, "//127.0.0.1/none", "cifs",
 	   "ip=127.0.0.1,port=1,username=reach,password=reach,srcaddr=127.0.0.1")
@@ -949,6 +1036,36 @@ TEST(bond_tlb_set_mac_unwind)
 	err = bond_unwind("bond_tlb_set_mac_unwind", "rbond5", "balance-tlb", &enslaved);
 	EXPECT_EQ(2, enslaved);
 	EXPECT_EQ(EADDRINUSE, err);
+}
+
+/*
+ * bond_enslave()'s unwinding after it set the port's address
+ * (err_restore_mac): a balance-tlb bond takes its first port's address;
+ * a second port with that same address gets it set, opens, and then
+ * bond_alb_init_slave() finds no free address to give it (EFAULT, "the
+ * slave hw address is in use by the bond"), so bond_enslave() closes it
+ * and sets its own address back.
+ */
+TEST(bond_enslave_unwind)
+{
+	static const unsigned char mac[6] = { 0x02, 0, 0, 0, 0x5e, 0x70 };
+	int first, second;
+
+	GUEST_ONLY();
+	bond_create("rbond6", "balance-tlb");
+	obs("bond_up", -nl_link_up("rbond6"));
+	nl_newlink("rbe1", "dummy", NULL, mac);
+	nl_newlink("rbe2", "dummy", NULL, mac);
+	first = sysfs_put("rbond6/bonding/slaves", "+rbe1");
+	obs("bond_enslave", first);
+	second = sysfs_put("rbond6/bonding/slaves", "+rbe2");
+	obs("bond_enslave_unwind", second);
+	obs("bond_delete", sysfs_put("bonding_masters", "-rbond6"));
+	nl_dellink("rbe1");
+	nl_dellink("rbe2");
+	/* The premise: the first port taken, the second refused there. */
+	EXPECT_EQ(0, first);
+	EXPECT_EQ(EFAULT, second);
 }
 
 /* Monotonic milliseconds, for the bounded waits below. */
