@@ -266,6 +266,7 @@ TEST(nfs4_rpc_null)
 	EXPECT_TRUE(pinged);
 	EXPECT_TRUE(went_on);
 }
+
 /* srcaddr=: bind_socket(); then generic_ip_connect(). */
 MOUNT_TEST(smb, "//127.0.0.1/none", "cifs",
 	   "ip=127.0.0.1,port=1,username=reach,password=reach,srcaddr=127.0.0.1")
