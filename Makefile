@@ -20,7 +20,7 @@ SUITES ?= $(filter-out $(TREE_SKIP_SUITES),$(PEER_SUITES) netdevs sockaddr_matri
 	setaddr tap_ioctl reach $(if $(COMPAT_CFLAGS),netdevs_m32 sockaddr_matrix_m32 setaddr_m32 tap_ioctl_m32))
 
 .PHONY: all run check check-full deps tree guest-bins debian-bins host-bins print-suites report cover-letter export bounds-demo bench compile-bench fuzz coverage \
-	test-host clean help deb check-debian check-arm64
+	test-host clean help deb check-debian check-arm64 status results
 
 all: help
 
@@ -29,6 +29,8 @@ help:
 	@echo "  make run           build the patched kernel, boot it in QEMU, run the guest suites (N passed, N failed)"
 	@echo "  make check         baseline vs patched, hardened clang-19, compared case by case + harness tests (what CI runs)"
 	@echo "  make check-full    make check + completeness, check-bisect, check-testmod, check-cross, check-btf, checkpatch, dkms-check, check-debian, check-arm64, check-6.1 (TREE=6.1 make check), check-distcc, coverage, check-fix"
+	@echo "  make status        every pipeline's last record (ledger/): verdict, counts, commit, age, inputs changed since"
+	@echo "  make results       docs/results.md and README's generated blocks, written from ledger/"
 	@echo "Heavier checks (make check-full runs them):"
 	@echo "  make completeness  Coccinelle + grep: unconverted callbacks and callers left in the patched tree"
 	@echo "  make check-bisect  every patch compiled on its own, gcc-12 and clang-19, W=1 (PATCHES=N ONLY=\"5 10\")"
@@ -106,6 +108,14 @@ test-host: host-bins
 
 report:
 	@scripts/report.sh
+
+# The ledger (ledger/, one record per pipeline x tree x arch, written by
+# each pipeline's finish): the table, and the page written from it.
+status:
+	@python3 scripts/ledger.py status
+
+results:
+	@python3 scripts/ledger.py results
 
 # make cover-letter: the paragraph make report wrote, into the cover letter
 cover-letter:

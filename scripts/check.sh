@@ -30,6 +30,11 @@ harness_tests() {
 	stage "harness tests"
 	scripts/test-host.sh
 	scripts/test-disk-full.sh
+	tests/ledger_test.sh
+	# The results page and README's blocks as committed: what make
+	# results writes from HEAD's ledger and inputs (docs/results.md).
+	check results-page "docs/results.md and README's blocks as make results writes them" \
+		python3 "$ROOT"/scripts/ledger.py results --check
 	stage_end
 }
 extra host-tests && BG_NICE=0 bg_start export-tests scripts/test-export.sh

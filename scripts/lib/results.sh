@@ -137,8 +137,20 @@ finish() {
 		awk -F'\t' -v OFS='\t' -v n="${NESTED_AS:-$PIPELINE}/" '{ $1 = n $1; print }' \
 			"${RESULTS%.results}.attach" >>"${PARENT_RESULTS%.results}.attach"
 	fi
+	ledger_record "$p" "$f" "$s"
 	[ "$f" = 0 ]
 	exit $?
+}
+
+# ledger_record P F S: this run's record in ledger/ (scripts/ledger.py),
+# for a pipeline config/pipelines lists; make check-full is make check
+# with CHECK_FULL set.  A record that cannot be written is said, not
+# counted: the results stand.
+ledger_record() {
+	local name=${PIPELINE%"${ARCH_SUFFIX:-}"}
+	[ -n "${CHECK_FULL:-}" ] && [ "$name" = check ] && name=check-full
+	python3 "$ROOT/scripts/ledger.py" record "$name" "$@" $(( $(date +%s) - T_ALL )) ||
+		echo "WARNING: no ledger record written for $name" >&2
 }
 
 # run_results FUNC ARG...: a function that records results, run against

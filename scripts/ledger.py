@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+"""The ledger: every pipeline's last run, and what it was run on.
+
+  ledger.py record PIPELINE P F S SECONDS   (finish() calls it)
+  ledger.py status                          (make status)
+  ledger.py results [--check]               (make results; make check's test)
+
+A record is ledger/<pipeline>.<tree>.<arch>.json, one per row of
+config/pipelines, written by the pipeline itself when it ends: its counts,
+verdict, commit, date, and digests of its inputs.  A record whose series
+digest differs from the one of the tree it stands for is STALE; one whose
+other inputs changed says which.  The results page (docs/results.md) and
+two blocks of README.md are written from the ledger; --check compares the
+committed ones with what HEAD's ledger and inputs give, so a commit that
+changes an input without regenerating them fails make check.
+Python 3 standard library only, like the kernel's kunit.py.
+"""
+
+import datetime
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PAGE = "docs/results.md"
+README = "README.md"
+
+# The inputs a record names by digest: the series is the tree's own
+# (config/tree's series key); the others are the same for every tree.
+INPUTS = {
+    "config": ["config"],
+    "guest": ["guest"],
+    "harness": ["scripts", "host", "tests", "dkms", "Makefile", ".ci"],
+}
+# What a pipeline's record must hold.
+FIELDS = ("pipeline", "tree", "arch", "toolchain", "commit", "date",
+          "seconds", "passed", "failed", "skipped", "verdict", "digests")
+
+
+def git(*args, text=True):
+    return subprocess.run(["git", "-C", ROOT, *args], check=True,
+                          capture_output=True, text=text).stdout
+
+
+class Snapshot:
+    """The project as files: the working tree, or a commit's tree."""
+
+    def __init__(self, rev=None):
+        self.rev = rev
+
+    def files(self, paths):
+        if self.rev:
+            out = git("ls-tree", "-r", "-z", "--full-tree", self.rev, "--", *paths)
+            return sorted(line.split("\t", 1)[1] for line in out.split("\0") if line)
+        out = git("ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *paths)
+        return sorted(p for p in out.split("\0") if p and os.path.isfile(os.path.join(ROOT, p)))
+
+    def read(self, path):
+        """Bytes of PATH, or None when it does not exist."""
+        if self.rev:
+            r = subprocess.run(["git", "-C", ROOT, "show", f"{self.rev}:{path}"],
+                               capture_output=True, check=False)
+            return r.stdout if r.returncode == 0 else None
+        try:
+            with open(os.path.join(ROOT, path), "rb") as f:
+                return f.read()
+        except FileNotFoundError:
+            return None
+
+    def text(self, path):
+        data = self.read(path)
+        return None if data is None else data.decode()
+
+    def digest(self, paths):
+        """sha256 over each file's path and git blob id: the same value
+        for the same contents, whether read from disk or from a commit."""
+        h = hashlib.sha256()
+        for p in self.files(paths):
+            data = self.read(p)
+            blob = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+            h.update(f"{p}\0{blob}\n".encode())
+        return h.hexdigest()[:16]
+
+    def series_dir(self, tree):
+        prof = self.text(f"config/tree/{tree}") or ""
+        for line in prof.splitlines():
+            f = line.split(None, 1)
+            if len(f) == 2 and f[0] == "series":
+                return f[1].strip()
+        raise SystemExit(f"ledger: config/tree/{tree} names no series")
+
+    def digests(self, tree):
+        d = {"series": self.digest([self.series_dir(tree)])}
+        for name, paths in INPUTS.items():
+            d[name] = self.digest(paths)
+        return d
+
+    def rows(self):
+        """config/pipelines: the rows (pipeline, tree, arch, command)
+        and the narrowing variables."""
+        rows, narrowing = [], []
+        for line in (self.text("config/pipelines") or "").splitlines():
+            f = line.split()
+            if not f or f[0].startswith("#"):
+                continue
+            if f[0] == "narrowing":
+                narrowing = f[1:]
+                continue
+            rows.append((f[0], f[1], f[2], " ".join(f[3:])))
+        return rows, narrowing
+
+    def records(self):
+        recs = {}
+        for p in self.files(["ledger"]):
+            if p.endswith(".json"):
+                r = json.loads(self.text(p))
+                recs[(r["pipeline"], r["tree"], r["arch"])] = r
+        return recs
+
+
+def changed(rec, now):
+    """The inputs whose digest differs from the record's."""
+    return [k for k in ("series", "config", "guest", "harness")
+            if rec["digests"].get(k) != now.get(k)]
+
+
+def state(rec, now):
+    if rec is None:
+        return "NO RECORD"
+    ch = changed(rec, now)
+    if "series" in ch:
+        return "STALE (" + ", ".join(ch) + " changed)"
+    if ch:
+        return "changed: " + ", ".join(ch)
+    return "current"
+
+
+def counts(rec):
+    s = f"{rec['passed']} passed, {rec['failed']} failed, {rec['skipped']} skipped"
+    return s
+
+
+def cmd_record(argv):
+    pipeline, p, f, s, secs = argv
+    snap = Snapshot()
+    tree = os.environ.get("TREE_NAME") or os.environ.get("TREE") or "6.12"
+    arch = os.environ.get("ARCH_NAME") or "x86_64"
+    rows, narrowing = snap.rows()
+    if not any(r[:3] == (pipeline, tree, arch) for r in rows):
+        return 0  # not a pipeline the project claims (a test's, a helper's)
+    narrowed = [v for v in narrowing if os.environ.get(v)]
+    head = git("rev-parse", "--short=12", "HEAD").strip()
+    inputs = [snap.series_dir(tree)] + [p for ps in INPUTS.values() for p in ps]
+    dirty = bool(git("status", "--porcelain", "--untracked-files=no", "--", *inputs).strip())
+    rec = {
+        "pipeline": pipeline, "tree": tree, "arch": arch,
+        "toolchain": os.environ.get("TOOLCHAIN") or "clang",
+        "commit": head + ("+uncommitted" if dirty else ""),
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "seconds": int(secs), "passed": int(p), "failed": int(f), "skipped": int(s),
+        "verdict": "fail" if int(f) else ("partial" if narrowed else "pass"),
+        "digests": snap.digests(tree),
+    }
+    if narrowed:
+        rec["narrowed_by"] = narrowed
+    d = os.environ.get("LEDGER_DIR") or os.path.join(ROOT, "ledger")
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, f"{pipeline}.{tree}.{arch}.json")
+    with open(path + ".tmp", "w") as out:
+        json.dump(rec, out, indent=1, sort_keys=True)
+        out.write("\n")
+    os.replace(path + ".tmp", path)
+    print(f"ledger: {os.path.relpath(path, ROOT) if path.startswith(ROOT + os.sep) else os.path.basename(path)} ({rec['verdict']}, {rec['commit']})")
+    return 0
+
+
+def age(date):
+    then = datetime.datetime.strptime(date, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
+    h = (datetime.datetime.now(datetime.timezone.utc) - then).total_seconds() / 3600
+    return f"{h:.0f} h" if h < 48 else f"{h / 24:.0f} d"
+
+
+def cmd_status(_argv):
+    snap = Snapshot()
+    rows, _ = snap.rows()
+    recs = snap.records()
+    now = {}
+    table = [("pipeline", "tree", "arch", "verdict", "counts", "commit", "age", "inputs")]
+    for pipe, tree, arch, _cmd in rows:
+        if tree not in now:
+            now[tree] = snap.digests(tree)
+        r = recs.get((pipe, tree, arch))
+        if r is None:
+            table.append((pipe, tree, arch, "-", "-", "-", "-", "NO RECORD"))
+            continue
+        table.append((pipe, tree, arch, r["verdict"], counts(r), r["commit"], age(r["date"]),
+                      state(r, now[tree])))
+    w = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    for row in table:
+        print("  ".join(c.ljust(w[i]) for i, c in enumerate(row)).rstrip())
+    ok = sum(1 for row in table[1:] if row[3] == "pass" and row[7] == "current")
+    print(f"{ok} of {len(rows)} rows pass and are current")
+    return 0
+
+
+def page(snap):
+    """docs/results.md, from SNAP's ledger and inputs."""
+    rows, _ = snap.rows()
+    recs = snap.records()
+    now = {}
+    out = ["# Results", "",
+           "Written by `make results` from `ledger/` (each record written by",
+           "the pipeline's own run when it ended); do not edit.  One row per",
+           "pipeline, tree and arch of `config/pipelines`.  *current*: its",
+           "inputs are those of this commit; *changed*: the record was made",
+           "before a change to the inputs named; *STALE*: before a change to",
+           "the series itself.  `make status` adds each record's age.", "",
+           "| pipeline | tree | arch | verdict | passed | failed | skipped | took | commit | date | inputs | rerun |",
+           "|---|---|---|---|--:|--:|--:|--:|---|---|---|---|"]
+    for pipe, tree, arch, cmd in rows:
+        if tree not in now:
+            now[tree] = snap.digests(tree)
+        r = recs.get((pipe, tree, arch))
+        if r is None:
+            out.append(f"| {pipe} | {tree} | {arch} | - | | | | | | | NO RECORD | `{cmd}` |")
+            continue
+        v = r["verdict"] + (" (" + " ".join(r["narrowed_by"]) + ")" if r.get("narrowed_by") else "")
+        out.append(f"| {pipe} | {tree} | {arch} | {v} | {r['passed']} | {r['failed']} | {r['skipped']} "
+                   f"| {r['seconds']} s | {r['commit']} | {r['date'][:10]} | {state(r, now[tree])} | `{cmd}` |")
+    return "\n".join(out) + "\n"
+
+
+def summary(snap):
+    """README's results block: make run and make check, and the count of
+    rows that pass at this commit's inputs."""
+    rows, _ = snap.rows()
+    recs = snap.records()
+    now = {}
+    lines, ok = [], 0
+    for pipe, tree, arch, cmd in rows:
+        if tree not in now:
+            now[tree] = snap.digests(tree)
+        r = recs.get((pipe, tree, arch))
+        st = state(r, now[tree])
+        if r is not None and r["verdict"] == "pass" and st == "current":
+            ok += 1
+        if (pipe, tree, arch) in (("run", "6.12", "x86_64"), ("check", "6.12", "x86_64")):
+            lines.append(f"    {cmd:<12} {counts(r) if r else 'no record'}"
+                         + (f"  ({r['commit']}, {r['date'][:10]}, {st})" if r else ""))
+    lines.append("")
+    lines.append(f"{ok} of {len(rows)} pipeline x tree x arch rows have a passing record at this")
+    lines.append("commit's inputs: every row, with its commit and what changed since, is")
+    lines.append("in [docs/results.md](docs/results.md) (`make status` adds each record's age).")
+    return "\n".join(lines) + "\n"
+
+
+def make_help(snap):
+    """make help's output, run on SNAP's own Makefile and config."""
+    with tempfile.TemporaryDirectory() as d:
+        if snap.rev:
+            arch = subprocess.run(["git", "-C", ROOT, "archive", snap.rev, "Makefile", "config",
+                                   "host", "scripts"], capture_output=True, check=True).stdout
+            subprocess.run(["tar", "-x", "-C", d], input=arch, check=True)
+            top = d
+        else:
+            top = ROOT
+        env = {k: v for k, v in os.environ.items() if k not in ("TREE", "ARCH", "BUILD", "MAKEFLAGS", "MAKELEVEL")}
+        out = subprocess.run(["make", "-s", "--no-print-directory", "-C", top, "help"], capture_output=True,
+                             text=True, check=True, env=env).stdout
+    return "```text\n" + out + "```\n"
+
+
+def fill(text, name, body):
+    """TEXT with the block between README's markers for NAME replaced."""
+    begin = f"<!-- begin: {name}"
+    end = f"<!-- end: {name} -->"
+    i = text.find(begin)
+    j = text.find(end)
+    if i < 0 or j < i:
+        raise SystemExit(f"ledger: README.md has no '{begin} ...' ... '{end}' block")
+    i = text.index("\n", i) + 1
+    return text[:i] + body + text[j:]
+
+
+def generated(snap):
+    readme = snap.text(README) or ""
+    readme = fill(readme, "results", summary(snap))
+    readme = fill(readme, "make help", make_help(snap))
+    return {PAGE: page(snap), README: readme}
+
+
+def cmd_results(argv):
+    if argv == ["--check"]:
+        # The committed page against HEAD's own ledger and inputs: a
+        # record a run just wrote in this clone is not committed yet.
+        snap = Snapshot("HEAD")
+        bad = 0
+        for path, want in generated(snap).items():
+            have = snap.text(path)
+            if have != want:
+                bad += 1
+                print(f"results: {path} as committed differs from what make results writes from HEAD's ledger and inputs:")
+                import difflib
+                sys.stdout.writelines(list(difflib.unified_diff(
+                    (have or "").splitlines(True), want.splitlines(True), f"HEAD:{path}", "make results"))[:40])
+        if bad:
+            print("results: run make results and commit the page with the change")
+        return 1 if bad else 0
+    if argv:
+        raise SystemExit("usage: ledger.py results [--check]")
+    for path, text in generated(Snapshot()).items():
+        with open(os.path.join(ROOT, path), "w") as f:
+            f.write(text)
+        print(f"results: wrote {path}")
+    return 0
+
+
+def main(argv):
+    cmds = {"record": cmd_record, "status": cmd_status, "results": cmd_results}
+    if len(argv) < 2 or argv[1] not in cmds:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    return cmds[argv[1]](argv[2:])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

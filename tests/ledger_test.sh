@@ -1,0 +1,64 @@
+#!/bin/bash
+# The ledger and the results page (scripts/ledger.py), on a throwaway
+# git copy of this working tree: a record is written for a listed
+# pipeline only, a narrowing variable makes it partial, a one-line
+# change to a patch makes its record STALE in make status, and the
+# committed-page check (make check's results-page) fails until make
+# results is run and committed.  Appends to $RESULTS, or prints its own
+# closing line when run alone.
+set -uo pipefail
+# shellcheck source-path=SCRIPTDIR
+. "$(dirname "$0")/../scripts/lib.sh"
+standalone=
+[ -n "${RESULTS:-}" ] || { results_init ledger-test; standalone=1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The copy: this tree's tracked files as they are now, one commit.
+c=$tmp/copy
+mkdir -p "$c"
+git -C "$ROOT" ls-files -z --cached --others --exclude-standard | (cd "$ROOT" && xargs -0 tar -cf - --no-recursion) | tar -xf - -C "$c"
+rm -rf "$c/ledger"
+g() { git -C "$c" -c user.name=ledger-test -c user.email=ledger-test@invalid "$@"; }
+g init -q && g add -A && g commit -q -m copy
+L() { env -u LEDGER_DIR TREE_NAME=6.12 ARCH_NAME=x86_64 python3 "$c/scripts/ledger.py" "$@"; }
+
+# record: a listed pipeline gets one; an unlisted one does not.
+L record run 10 0 2 60 >/dev/null
+L record no-such-pipeline 1 0 0 1 >/dev/null
+check ledger-record "make run's record written with its counts and digests, none for an unlisted pipeline" \
+	python3 -c 'import json, os, sys
+r = json.load(open(sys.argv[1] + "/ledger/run.6.12.x86_64.json"))
+assert (r["passed"], r["failed"], r["skipped"], r["verdict"]) == (10, 0, 2, "pass"), r
+assert set(r["digests"]) == {"series", "config", "guest", "harness"}, r
+assert os.listdir(sys.argv[1] + "/ledger") == ["run.6.12.x86_64.json"]' "$c"
+EXPECT_FILE=x L record check 10 0 0 60 >/dev/null
+check ledger-narrowed-partial "EXPECT_FILE set: make check's record is partial, not pass" \
+	grep -q '"verdict": "partial"' "$c/ledger/check.6.12.x86_64.json"
+rm "$c/ledger/check.6.12.x86_64.json"
+
+# The page, written and committed: the check passes.
+L results >/dev/null && g add -A && g commit -q -m results
+check ledger-page-current "the page and README's blocks written from the ledger pass the committed-page check" \
+	L results --check
+
+# One line of a patch changed and committed without the page: the
+# record is STALE in make status, the page check fails and says so.
+p=$(cd "$c" && git ls-files 'patches/0*.patch' | sed -n 2p)
+sed -i '0,/^---$/s//--- /' "$c/$p"
+g commit -q -a -m "one line of $p"
+st=$(L status | awk '$1 == "run" && $2 == "6.12" && $3 == "x86_64"')
+if grep -q 'STALE (series changed)' <<<"$st"; then
+	result pass ledger-stale "a one-line change to $(basename "$p"): ${st//  / }"
+else
+	result fail ledger-stale "make status after a one-line change to $p: $st"
+fi
+out=$(L results --check 2>&1) && rc=0 || rc=$?
+if [ "$rc" = 1 ] && line=$(grep -m1 'as committed differs' <<<"$out"); then
+	result pass ledger-page-stale-fails "$line"
+else
+	result fail ledger-page-stale-fails "rc=$rc: $(head -3 <<<"$out")"
+fi
+L results >/dev/null && g commit -q -a -m results
+check ledger-page-regenerated "make results and a commit: the check passes again" L results --check
+[ -z "$standalone" ] || finish
