@@ -57,7 +57,7 @@ result_counts() {
 
 # results_init NAME: start $BUILD/NAME.results and NAME-stages.tsv.
 results_init() {
-	PIPELINE=$1
+	export PIPELINE=$1
 	export T_ALL; T_ALL=$(date +%s)
 	mkdir -p "$BUILD/logs"
 	export RESULTS=$BUILD/$1.results STAGE_LOG=$BUILD/$1-stages.tsv
