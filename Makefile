@@ -66,10 +66,13 @@ run:
 	@PARTIAL_SUITES="$(if $(filter command line environment,$(origin SUITES)),$(SUITES))" scripts/run.sh
 
 # make check compares every suite config/expect/ lists: a SUITES= subset
-# would test less and still end clean, so it is refused (make run takes it).
+# would test less and still end clean, so it is refused (make run takes it);
+# so is EXPECT_FILE=, which would judge by another file than config/expect/'s.
 define refuse_partial
 $(if $(filter command line environment,$(origin SUITES)),\
 	@echo "ERROR: make $@ runs every suite config/expect/ lists; SUITES=$(SUITES) would test less. Use make run SUITES=... for a partial run." >&2; exit 2)
+$(if $(filter command line environment environment override,$(origin EXPECT_FILE)),\
+	@echo "ERROR: make $@ judges by config/expect/'s files; EXPECT_FILE=.../$(notdir $(EXPECT_FILE)) would judge by another. Use make run EXPECT_FILE=... to try one." >&2; exit 2)
 endef
 
 check:

@@ -32,15 +32,20 @@
  * one JSON object instead.
  *
  * --expect checks one kernel's log against the expectations FILE
- * (config/expect/<arch>; its head describes the "suite" and "skip"
- * lines): every suite of the log is listed, each listed suite passed
- * with at least its floor of passed cases and obs lines (a suite listed for
- * the other kernel only must be absent), and every skipped case is an
- * allowed skip.  It prints one result per check, the harness's result
- * line "pass|fail<TAB>NAME<TAB>DETAIL", and nothing else on stdout.
+ * (config/expect/<arch>; config/expect/README describes the "suite",
+ * "skip", "xfail" and "todo" lines): every suite of the log is listed,
+ * each listed suite passed with at least its floor of passed cases and
+ * obs lines (a suite listed for the other kernel only must be absent),
+ * and every skipped case is an allowed skip.  A case that says "# XFAIL"
+ * or "# TODO" is counted apart, never as a passed case, and must be
+ * listed the same way.  An entry that allowed nothing fails, as a stale
+ * allow-list entry does (unless its suite runs on the other kernel only).
+ * It prints one result per check, the harness's result line
+ * "pass|fail<TAB>NAME<TAB>DETAIL", and nothing else on stdout.
  *
- * --suites prints "suite NAME PASSED OBS" per top-level test and "skip
- * PATH" per skipped case: the counts --expect compares with its floors.
+ * --suites prints "suite NAME PASSED OBS" per top-level test, then
+ * "skip PATH", "xfail PATH" or "todo PATH" per such case: the counts
+ * --expect compares with its floors.
  *
  * Exit: 0 no unallowed difference (--check: complete, nothing failed;
  * --expect: every expectation held), 1 differences (--check: failures;
@@ -606,10 +611,41 @@ struct expect_suite {
 	int min_passed, min_obs, line;
 };
 
+/* "skip", "xfail" and "todo" lines: a case that may say so. */
 struct expect_skip {
+	const char *kind;
 	char *glob, *reason;
 	int used;
 };
+
+static const char *const allowed_kinds[] = { "skip", "xfail", "todo" };
+
+/* The line kind a case must be allowed by: "skip", "xfail", "todo", or
+ * NULL for a case that ran as it should (passed or failed). */
+static const char *case_kind(const struct ktap_test *t)
+{
+	if (t->result == KTAP_SKIP)
+		return "skip";
+	if (t->directive && !strcmp(t->directive, "XFAIL"))
+		return "xfail";
+	if (t->directive && !strcmp(t->directive, "TODO"))
+		return "todo";
+	return NULL;
+}
+
+/* The kind of an allowed-case line (its first word), or NULL. */
+static const char *allowed_kind(const char *line)
+{
+	line += strspn(line, " \t");
+	for (size_t i = 0; i < sizeof(allowed_kinds) / sizeof(*allowed_kinds); i++) {
+		size_t n = strlen(allowed_kinds[i]);
+
+		if (!strncmp(line, allowed_kinds[i], n) &&
+		    (line[n] == ' ' || line[n] == '\t'))
+			return allowed_kinds[i];
+	}
+	return NULL;
+}
 
 struct expectations {
 	struct expect_suite *s;
@@ -631,14 +667,15 @@ static int load_expect(const char *path, const char *log,
 		return -1;
 	}
 	while (!ret && getline(&line, &cap, fp) >= 0) {
+		const char *kind = allowed_kind(line);
 		char *w[6], *end1, *end2;
 		int n;
 		long p, o;
 
 		lineno++;
-		/* "skip" lines: the fourth word is the reason, to the end. */
-		n = split_words(line, w, strncmp(line + strspn(line, " \t"),
-						 "skip", 4) ? 6 : 4);
+		/* "skip", "xfail", "todo" lines: the fourth word is the
+		 * reason, to the end. */
+		n = split_words(line, w, kind ? 4 : 6);
 		if (!n)
 			continue;
 		if (!strcmp(w[0], "suite") && (n == 5 || n == 6)) {
@@ -654,11 +691,11 @@ static int load_expect(const char *path, const char *log,
 					strdup(w[2]), n == 6 ? strdup(w[5]) : NULL,
 					p, o, lineno };
 			}
-		} else if (!strcmp(w[0], "skip") && n == 4) {
+		} else if (kind && !strcmp(w[0], kind) && n == 4) {
 			if (!strcmp(w[1], log)) {
 				x->k = xrealloc(x->k, (x->nk + 1) * sizeof(*x->k));
 				x->k[x->nk++] = (struct expect_skip){
-					strdup(w[2]), strdup(w[3]), 0 };
+					kind, strdup(w[2]), strdup(w[3]), 0 };
 			}
 		} else {
 			ret = -1;
@@ -666,8 +703,8 @@ static int load_expect(const char *path, const char *log,
 	}
 	if (ret)
 		fprintf(stderr, "ktapdiff: expectations %s:%d: not \"suite LOG "
-			"NAME PASSED OBS [baseline|patched]\" nor \"skip LOG "
-			"CASE REASON\"\n", shown(path), lineno);
+			"NAME PASSED OBS [baseline|patched]\" nor \"skip|xfail|todo "
+			"LOG CASE REASON\"\n", shown(path), lineno);
 	free(line);
 	fclose(fp);
 	return ret;
@@ -687,22 +724,56 @@ static void free_expect(struct expectations *x)
 	free(x->k);
 }
 
-/* Passed cases and obs lines below a suite, the suite's own obs too;
- * a suite without nested results is its one case. */
-static void nested_counts(const struct ktap_test *t, int *passed, int *obs)
+/* A passed case, for the floors: "ok" without "# XFAIL" or "# TODO"
+ * (an expected failure that says ok is counted apart). */
+static int passed_case(const struct ktap_test *t)
+{
+	return t->result == KTAP_PASS && !case_kind(t);
+}
+
+/* An XFAIL or TODO case: counted apart. */
+static int apart_case(const struct ktap_test *t)
+{
+	return case_kind(t) && t->result != KTAP_SKIP;
+}
+
+/* Passed cases, obs lines and XFAIL/TODO cases below a suite, the
+ * suite's own obs too; a suite without nested results is its one case. */
+static void nested_counts(const struct ktap_test *t, int *passed, int *obs,
+			  int *apart)
 {
 	*obs += t->nobs;
 	for (int i = 0; i < t->nsub; i++) {
-		*passed += t->sub[i]->result == KTAP_PASS;
-		nested_counts(t->sub[i], passed, obs);
+		*passed += passed_case(t->sub[i]);
+		*apart += apart_case(t->sub[i]);
+		nested_counts(t->sub[i], passed, obs, apart);
 	}
 }
 
-static void suite_counts(const struct ktap_test *t, int *passed, int *obs)
+static void suite_counts(const struct ktap_test *t, int *passed, int *obs,
+			 int *apart)
 {
-	nested_counts(t, passed, obs);
-	if (!t->nsub)
-		*passed += t->result == KTAP_PASS;
+	nested_counts(t, passed, obs, apart);
+	if (!t->nsub) {
+		*passed += passed_case(t);
+		*apart += apart_case(t);
+	}
+}
+
+/* An entry whose suite is listed for the other kernel only: on this
+ * kernel it has nothing to allow. */
+static const char *other_kernel_only(const struct expectations *x,
+				     const char *glob, const char *kernel)
+{
+	char *suite = strndup(glob, strcspn(glob, "/"));
+	const char *only = NULL;
+
+	for (int i = 0; i < x->ns && !only; i++)
+		if (x->s[i].kernel && strcmp(x->s[i].kernel, kernel) &&
+		    !fnmatch(suite, x->s[i].name, 0))
+			only = x->s[i].kernel;
+	free(suite);
+	return only;
 }
 
 static const struct ktap_test *top_suite(const struct ktap_log *l,
@@ -749,7 +820,8 @@ static int expect_main(const char *xpath, const char *log, const char *kernel,
 	for (int i = 0; i < x.ns; i++) {
 		const struct expect_suite *e = &x.s[i];
 		const struct ktap_test *t = top_suite(&l, e->name);
-		int passed = 0, obs = 0;
+		int passed = 0, obs = 0, apart = 0;
+		char apart_note[64];
 
 		if (e->kernel && strcmp(e->kernel, kernel)) {
 			bad += expect_result(!t, e->name, "%s only: %s here",
@@ -760,14 +832,17 @@ static int expect_main(const char *xpath, const char *log, const char *kernel,
 			bad += expect_result(0, e->name, "suite missing");
 			continue;
 		}
-		suite_counts(t, &passed, &obs);
+		suite_counts(t, &passed, &obs, &apart);
+		snprintf(apart_note, sizeof(apart_note),
+			 ", %d XFAIL/TODO (not passed)", apart);
 		bad += expect_result(t->result == KTAP_PASS &&
 				     passed >= e->min_passed && obs >= e->min_obs,
-				     e->name, "%s%s%s, %d passed (floor %d), %d obs (floor %d)",
+				     e->name, "%s%s%s, %d passed (floor %d), %d obs (floor %d)%s",
 				     ktap_result_name(t->result),
 				     t->directive ? " # " : "",
 				     t->directive ? t->directive : "",
-				     passed, e->min_passed, obs, e->min_obs);
+				     passed, e->min_passed, obs, e->min_obs,
+				     apart ? apart_note : "");
 	}
 	/* Every suite that ran is listed: a new one gets its floor. */
 	for (int i = 0; i < l.root.nsub; i++) {
@@ -780,25 +855,50 @@ static int expect_main(const char *xpath, const char *log, const char *kernel,
 			bad += expect_result(0, name, "ran, not listed in %s",
 					     shown(xpath));
 	}
-	/* Every skip is an allowed one, by the first entry that matches. */
+	/* Every skip (XFAIL, TODO) is an allowed one, by the first entry of
+	 * its kind that matches. */
 	for (int i = 0; i < f.n; i++) {
+		const char *kind = case_kind(f.e[i].t);
 		struct expect_skip *k = NULL;
 
-		if (f.e[i].t->result != KTAP_SKIP)
+		if (!kind)
 			continue;
 		for (int j = 0; j < x.nk && !k; j++)
-			if (!fnmatch(x.k[j].glob, f.e[i].key, FNM_PATHNAME))
+			if (!strcmp(x.k[j].kind, kind) &&
+			    !fnmatch(x.k[j].glob, f.e[i].key, FNM_PATHNAME))
 				k = &x.k[j];
 		if (k)
 			k->used++;
-		else
+		else if (!strcmp(kind, "skip"))
 			bad += expect_result(0, f.e[i].key, "skipped, not an allowed skip%s%s",
 					     f.e[i].t->directive ? ": " : "",
 					     f.e[i].t->directive ? f.e[i].t->directive : "");
+		else
+			bad += expect_result(0, f.e[i].key, "%s # %s, not an allowed %s "
+					     "(counted apart, not as passed)",
+					     ktap_result_name(f.e[i].t->result),
+					     f.e[i].t->directive, kind);
 	}
-	for (int j = 0; j < x.nk; j++)
-		expect_result(1, x.k[j].glob, "%d allowed skip%s: %s", x.k[j].used,
-			      x.k[j].used == 1 ? "" : "s", x.k[j].reason);
+	/* An entry that allowed nothing would allow a future skip unseen:
+	 * it fails, as a stale allow-list entry does. */
+	for (int j = 0; j < x.nk; j++) {
+		const struct expect_skip *k = &x.k[j];
+		const char *only = k->used ? NULL :
+			other_kernel_only(&x, k->glob, kernel);
+
+		if (only)
+			expect_result(1, k->glob, "0 allowed %ss (%s only): %s",
+				      k->kind, only, k->reason);
+		else if (k->used)
+			expect_result(1, k->glob, "%d allowed %s%s: %s", k->used,
+				      k->kind, k->used == 1 ? "" : "s", k->reason);
+		else
+			bad += expect_result(0, k->glob, "0 allowed %ss: the entry "
+					     "matched no %s case: %s", k->kind,
+					     !strcmp(k->kind, "skip") ? "skipped" :
+					     !strcmp(k->kind, "xfail") ? "XFAIL" : "TODO",
+					     k->reason);
+	}
 	free_flat(&f);
 	ktap_free(&l);
 	free_expect(&x);
@@ -817,14 +917,14 @@ static int suites_main(const char *path)
 		return 2;
 	}
 	for (int i = 0; i < l.root.nsub; i++) {
-		int passed = 0, obs = 0;
+		int passed = 0, obs = 0, apart = 0;
 
-		suite_counts(l.root.sub[i], &passed, &obs);
+		suite_counts(l.root.sub[i], &passed, &obs, &apart);
 		printf("suite %s %d %d\n", l.root.sub[i]->name, passed, obs);
 	}
 	for (int i = 0; i < f.n; i++)
-		if (f.e[i].t->result == KTAP_SKIP)
-			printf("skip %s\n", f.e[i].key);
+		if (case_kind(f.e[i].t))
+			printf("%s %s\n", case_kind(f.e[i].t), f.e[i].key);
 	free_flat(&f);
 	ktap_free(&l);
 	return 0;

@@ -15,6 +15,8 @@ tc=${TOOLCHAIN:-clang}
 # beside the comparison is its profile's check_extras (config/arch/).
 results_init "check$ARCH_SUFFIX"
 tree_skips
+# Judged by config/expect/'s own files: EXPECT_FILE= fails expect-partial.
+expect_partial
 extra() { check_extra "$1"; }
 
 scripts/deps.sh || fatal deps "package installation failed"
@@ -26,16 +28,21 @@ make -s host-bins || fatal host-build "host tools did not build"
 # disk: 38 s of CPU in 60 s alone): both run beside the baseline kernel,
 # which starts at once, at normal priority, so the timed ones keep their
 # bounds.
+# Each runner must get to its end (its NAME-complete result) and end
+# non-zero only with a failed result of its own (runner_judge): one that
+# stopped partway fails harness-tests/NAME, and the stage ends non-zero.
 harness_tests() {
+	local rc=0
 	stage "harness tests"
-	scripts/test-host.sh
-	scripts/test-disk-full.sh
-	tests/ledger_test.sh
+	runner_judge test-host harness-tests/test-host scripts/test-host.sh || rc=1
+	runner_judge test-disk-full harness-tests/test-disk-full scripts/test-disk-full.sh || rc=1
+	runner_judge ledger-test harness-tests/ledger-test tests/ledger_test.sh || rc=1
 	# The results page and README's blocks as committed: what make
 	# results writes from HEAD's ledger and inputs (docs/results.md).
 	check results-page "docs/results.md and README's blocks as make results writes them" \
-		python3 "$ROOT"/scripts/ledger.py results --check
+		python3 "$ROOT"/scripts/ledger.py results --check || rc=1
 	stage_end
+	return "$rc"
 }
 extra host-tests && BG_NICE=0 bg_start export-tests scripts/test-export.sh
 extra host-tests && BG_NICE=0 bg_start harness-tests harness_tests
@@ -107,8 +114,9 @@ extra bounds-demo && bg_judge bounds-demo demo-
 extra fuzz && bg_judge fuzz fuzz
 # Every judge above must be able to fail: each, on a copy of this run's
 # own logs with one thing taken away, must (tests/expect_breaks.sh).
+# It too must get to its end, and its exit status is judged.
 stage "break once: the judges on broken copies of this run's logs"
-tests/expect_breaks.sh "$tc$ARCH_SUFFIX"
+runner_judge expect-breaks expect-breaks tests/expect_breaks.sh "$tc$ARCH_SUFFIX"
 stage_end
 
 if [ -n "${CHECK_FULL:-}" ]; then

@@ -103,10 +103,13 @@ gcov_files() { grep -a -m1 -o 'gcov: [0-9-]* files' "$BUILD/logs/coverage-$kind-
 kind=suites
 pair_boot "coverage: boot both kernels, every guest suite" "$BUILD/logs/coverage-suites" suites_boot
 pair_boot_results coverage-suites "$BUILD/logs/coverage-suites" gcov_files
-# The same suites as make check, as many of them (config/expect/), the
-# two gcov kernels compared case by case as make check compares its own
-# (lib/engine.sh): counting lines must not change what they do.
-pair_judge coverage "$BUILD/logs/coverage-suites" "$(expect_file)" ktap console
+# The same suites as make check, as many of them, the two gcov kernels
+# compared case by case as make check compares its own (lib/engine.sh):
+# counting lines must not change what they do.  Their expectations are
+# make check's but for the socket-user cases, which run here
+# (config/expect/coverage-suites; another tree's in its subfolder).
+pair_judge coverage "$BUILD/logs/coverage-suites" \
+	"$ROOT/config/expect/${TREE_EXPECT:+$TREE_EXPECT/}coverage-suites" ktap console
 
 kind=fuzz
 pair_boot "coverage: boot both kernels, fuzzer ($fuzz_n calls, seed 1)" "$BUILD/logs/coverage-fuzz" fuzz_boot

@@ -2,7 +2,8 @@
 # Print the expectation lines (config/expect/README) of a measured make
 # check: per log and suite, the passed cases and obs lines of the run
 # (the lower of the two kernels'; a suite of one kernel only is marked
-# so), and the skipped cases, each with REASON? for a person to write.
+# so), and the skipped (XFAIL, TODO) cases, each with REASON? for a
+# person to write.
 # Usage: scripts/expect-floors.sh [TAG]   (TAG: the logs' toolchain and
 #        arch suffix, default clang: build/logs/check-TAG-{baseline,patched}.*)
 set -euo pipefail
@@ -21,11 +22,11 @@ for kind in ktap log; do
 			if (!(k in p) || $4 < p[k]) p[k] = $4
 			if (!(k in o) || $5 < o[k]) o[k] = $5
 			if (!(k in order)) { order[k] = ++n; name[n] = k } }
-		$2 == "skip" { s[$3] = 1 }
+		$2 == "skip" || $2 == "xfail" || $2 == "todo" { s[$2 " " logname " " $3] = 1 }
 		END {
 			for (i = 1; i <= n; i++) { k = name[i]
 				only = (seen[k] == " baseline" ? " baseline" : seen[k] == " patched" ? " patched" : "")
 				printf "suite %s %s %d %d%s\n", logname, k, p[k], o[k], only }
-			for (k in s) printf "skip %s %s REASON?\n", logname, k
+			for (k in s) printf "%s REASON?\n", k
 		}'
 done

@@ -5,7 +5,8 @@
 # a broken .deb fails with dpkg's message), the tree's own packaging
 # scripts accepting make deb's names and versions, the rootfs cache key,
 # an unreachable mirror, and a guest that never reaches multi-user.target.
-# Appends to $RESULTS.
+# Appends to $RESULTS, ending with test-debian-complete when it got to its
+# end (test-host.sh judges it with runner_judge).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 RESULTS=${RESULTS:-$BUILD/test-debian.results}
@@ -113,3 +114,4 @@ sleep 2	# the boot's watcher looks every half second
 QEMU
 expect_failure debian-boot-failed-unit '1 unit(s) failed to start: broken.service - broken on purpose' 20 "$tmp/bin/qemu" \
 	env PATH="$tmp/bin:$PATH" ACCEL=tcg "$ROOT"/scripts/debian-boot.sh "$tmp/vmlinuz" "$tmp/disk" "$tmp/logs/debian-unit.log"
+runner_complete test-debian

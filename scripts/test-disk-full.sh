@@ -2,7 +2,9 @@
 # Fault test: the build folder's disk is full.  A tiny tmpfs stands in
 # for it; each step must stop within the bound, nonzero, with a message
 # that says "disk full", and leave no process behind.  Appends to
-# $RESULTS.  Needs root to mount; otherwise it skips, saying so.
+# $RESULTS, ending with test-disk-full-complete when it got to its end
+# (check.sh judges it with runner_judge).  Needs root to mount;
+# otherwise it skips, saying so.
 #
 # Usage: scripts/test-disk-full.sh
 set -uo pipefail
@@ -12,6 +14,7 @@ mkdir -p "$mnt"
 mountpoint -q "$mnt" && umount "$mnt"
 if ! mount -t tmpfs -o size=512k tmpfs "$mnt" 2>/dev/null; then
 	result skip fault-disk-full "cannot mount a small tmpfs here (needs root)"
+	runner_complete test-disk-full "skipped, no tmpfs"
 	exit 0
 fi
 trap 'umount "$mnt" 2>/dev/null' EXIT
@@ -28,3 +31,4 @@ expect unpack 30 env BUILD="$mnt/build" "$ROOT"/scripts/tree.sh
 # first files no longer fit.
 expect build 120 env MIN_FREE_MIB=0 "$ROOT"/scripts/build.sh \
 	"$BUILD/src-baseline" "$mnt/obj" gcc
+runner_complete test-disk-full

@@ -1,13 +1,15 @@
 #!/bin/bash
 # Host-side tests of the harness itself: KTAP parser unit tests, config
 # validation, the KVM probe's fallback, apt failure, version warning,
-# a patch that does not apply.  Appends to $RESULTS.
+# a patch that does not apply.  Appends to $RESULTS; its last result,
+# test-host-complete, says it got to its end (check.sh's runner_judge).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 # Inside make check the results go to its list; run alone (make
 # test-host) it keeps its own and ends with the closing count line.
 standalone=
 [ -n "${RESULTS:-}" ] || { results_init test-host; standalone=1; }
+first=$(( $(wc -l <"$RESULTS") + 1 ))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -235,6 +237,116 @@ BUILD=$tmp/floors "$ROOT"/scripts/expect-floors.sh t 2>&1 | sed 's/REASON?$/for 
 got=$(grep -c '^suite ktap ' "$tmp/floors.txt")
 check expect-floors-roundtrip "$got suite lines; the run meets its own floors" \
 	"$BUILD"/host/ktapdiff --expect "$tmp/floors.txt" --log ktap --kernel patched "$ROOT/tests/data/expect_ok.log"
+not() { ! "$@"; }
+quiet() { "$@" >/dev/null; }
+# breaks NAME PATTERN COMMAND...: a judge run on broken data must fail
+# (exit non-zero) and print a line matching PATTERN (grep -E): the line
+# is the result's detail.
+breaks() {
+	local name=$1 pat=$2 out rc=0 line; shift 2
+	out=$("$@" 2>&1) || rc=$?
+	if [ "$rc" != 0 ] && line=$(grep -m1 -E -- "$pat" <<<"$out"); then
+		result pass "$name" "rc=$rc: $(tr '\t' ' ' <<<"$line" | cut -c1-160)"
+	else
+		sed 's/^/  | /' <<<"$out" | tail -5
+		result fail "$name" "still passed (rc=$rc) or no /$pat/ in its output"
+	fi
+}
+# The boot judge on the console lines of an RCU stall, a hung task and
+# an arm64 trace (config/kernel-reports once had none of the three).
+for r in 'rcu-stall|rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:' \
+	'hung-task|INFO: task kworker/0:1:12 blocked for more than 122 seconds.' \
+	'arm64-trace|Call trace:'; do
+	printf 'Linux version 6.12\n[   42.000000] %s\nreboot: Restarting system\n' "${r#*|}" >"$tmp/report.log"
+	breaks "console-report-${r%%|*}" "\\| .*${r#*|}" "$ROOT"/scripts/console-check.sh "$tmp/report.log"
+done
+expect_on() { "$BUILD"/host/ktapdiff --expect "$ROOT/tests/data/$1" --log ktap --kernel "$2" "$ROOT/tests/data/$3"; }
+# An allowed skip that matched no skipped case fails (a stale entry
+# would allow a future skip unseen), as a stale allow-list entry does;
+# one whose suite runs on the other kernel only has nothing to allow.
+breaks expect-skip-stale-fails '^fail.*0 allowed skips' expect_on expect_skip_stale.txt baseline expect_ok.log
+got=$(expect_on expect_complete.txt baseline expect_ok.log 2>&1 | grep -P '^pass\tpatched_only/' | tr '\t' ' ')
+check expect-skip-other-kernel-only "$got" test -n "$got"
+# XFAIL and TODO cases are not passed cases for the floors, and must be
+# listed (xfail/todo lines); listed, the run passes.
+breaks expect-xfail-unlisted-fails '^fail.*not an allowed xfail' expect_on expect_xfail_unlisted.txt baseline xfail.log
+breaks expect-todo-unlisted-fails '^fail.*not an allowed todo' expect_on expect_xfail_unlisted.txt baseline xfail.log
+breaks expect-xfail-not-a-pass '^fail.sockaddr_basic.*1 passed \(floor 2\)' expect_on expect_xfail_floor.txt baseline xfail.log
+check expect-xfail-listed "XFAIL and TODO cases listed, floors without them" \
+	quiet expect_on expect_xfail.txt baseline xfail.log
+# Every expectation file parses (ktapdiff ends 2 on a line it cannot read).
+bad=()
+for f in "$ROOT"/config/expect/{x86_64,arm64,debian,btf,coverage-suites} "$ROOT"/config/expect/*/x86_64; do
+	for log in ktap console; do
+		"$BUILD"/host/ktapdiff --expect "$f" --log "$log" --kernel patched "$ROOT/tests/data/expect_ok.log" >/dev/null 2>&1
+		[ "$?" != 2 ] || bad+=("$(rel "$f")")
+	done
+done
+check expect-files-parse "config/expect's suite files${bad[*]:+; unreadable: ${bad[*]}}" test "${#bad[@]}" = 0
+# expect_check (make run, pair_judge): a ktapdiff that ends other than 0,
+# 1 or 2 (a crash: its output cut short) fails, and so does a line of its
+# output that is not a result; a fake ktapdiff stands in for the crash.
+mkdir -p "$tmp/crash/host"
+printf '%s\n' '#!/bin/sh' 'printf "pass\tsuite_a\tok\nfail\tsuite_b\tok, 3 pa"' 'kill -SEGV $$' >"$tmp/crash/host/ktapdiff"
+chmod +x "$tmp/crash/host/ktapdiff"
+crash() {
+	BUILD=$tmp/crash EXPECT_FILE=$ROOT/tests/data/expect_run.txt bash -c \
+		'. "$0"/scripts/lib.sh && BUILD=$1 && run_results expect_check ktap "$2" patched' \
+		"$ROOT" "$tmp/crash" "$ROOT/tests/data/expect_ok.log"
+}
+breaks expect-check-ktapdiff-crash 'exit status 139' crash
+printf '%s\n' '#!/bin/sh' 'printf "pass\tsuite_a\tok\nSegmentation fault\n"' >"$tmp/crash/host/ktapdiff"
+breaks expect-check-ktapdiff-garbled 'not a result' crash
+# make check judges by config/expect/'s files: EXPECT_FILE= records a
+# failed expect-partial (scripts/check.sh), and the Makefile refuses it
+# as it refuses SUITES= (tried on a copy whose scripts/check.sh only
+# says it ran).
+breaks expect-file-partial '^fail.expect-partial' env EXPECT_FILE="$ROOT/tests/data/expect_run.txt" \
+	bash -c '. "$0"/scripts/lib.sh && run_results expect_partial' "$ROOT"
+check expect-file-unset-whole "no EXPECT_FILE: nothing recorded" \
+	env -u EXPECT_FILE bash -c '. "$0"/scripts/lib.sh && test -z "$(run_results expect_partial)"' "$ROOT"
+mk=$tmp/mk
+mkdir -p "$mk/scripts"
+for d in Makefile host guest config; do ln -s "$ROOT/$d" "$mk/$d"; done
+ln -s "$ROOT/scripts/verify.mk" "$mk/scripts/verify.mk"
+printf '%s\n' '#!/bin/sh' 'echo "scripts/check.sh ran"' >"$mk/scripts/check.sh"
+chmod +x "$mk/scripts/check.sh"
+plain() { env -u MAKEFLAGS -u MAKELEVEL -u SUITES -u EXPECT_FILE "$@"; }
+ran=$(plain make -s --no-print-directory -C "$mk" check 2>&1)
+got=$(plain make -s --no-print-directory -C "$mk" check EXPECT_FILE=x.txt 2>&1; echo "rc=$?")
+got2=$(plain env EXPECT_FILE=x.txt make -s --no-print-directory -C "$mk" check-full 2>&1; echo "rc=$?")
+check make-check-refuses-expect-file "$(head -1 <<<"$got" | cut -c1-100)" \
+	test "$ran" = "scripts/check.sh ran" -a -n "$(grep 'ERROR: make check judges by' <<<"$got")" \
+	-a "$(tail -1 <<<"$got")" = rc=2 -a "$(tail -1 <<<"$got2")" = rc=2 -a -z "$(grep -h 'check.sh ran' <<<"$got$got2")"
+# A harness runner (test-host, test-disk-full, expect-breaks) is judged
+# as a whole (runner_judge): one that stops partway (a set -u abort)
+# without its NAME-complete result fails, and so does one that ends
+# non-zero without a failed result; one that got to its end passes.
+printf '%s\n' '. "$1"/scripts/lib.sh; result pass a; set -u; echo "$no_such_variable"; runner_complete r1' >"$tmp/r1.sh"
+printf '%s\n' '. "$1"/scripts/lib.sh; result pass b; runner_complete r2; exit 3' >"$tmp/r2.sh"
+printf '%s\n' '. "$1"/scripts/lib.sh; result pass c; runner_complete r3' >"$tmp/r3.sh"
+got=$(BUILD=$tmp/nest bash -c '. "$0"/scripts/lib.sh && results_init runners &&
+	{ runner_judge r1 t-partway bash "$1" "$0"; a=$?; runner_judge r2 t-status bash "$2" "$0"; b=$?
+	  runner_judge r3 t-whole bash "$3" "$0"; echo "rc=$a$b$?"; } 2>/dev/null | grep "^rc=" | tr "\n" " "
+	cut -f1,2 "$RESULTS" | tr "\t\n" ": "' "$ROOT" "$tmp/r1.sh" "$tmp/r2.sh" "$tmp/r3.sh")
+check harness-runner-judged "$got" \
+	test "$got" = "rc=110 pass:a fail:t-partway pass:b pass:r2-complete fail:t-status pass:c pass:r3-complete "
+# tests/expect_breaks.sh counts its breaks: on a copy without one of
+# them (its logs: tests/data's), fewer ran than it lists, and it fails.
+eb=$tmp/eb
+mkdir -p "$eb/tests" "$eb/build/logs" "$eb/build/host"
+for d in scripts config; do ln -s "$ROOT/$d" "$eb/$d"; done
+ln -s "$BUILD/host/ktapdiff" "$eb/build/host/ktapdiff"
+for v in baseline patched; do
+	cp "$ROOT/tests/data/expect_ok.log" "$eb/build/logs/check-t-$v.ktap"
+	cp "$ROOT/tests/data/kunit4.log" "$eb/build/logs/check-t-$v.log"
+done
+cp "$ROOT/tests/expect_breaks.sh" "$eb/tests/whole.sh"
+sed '/^broke allow-broad /,/^$/d' "$ROOT/tests/expect_breaks.sh" >"$eb/tests/short.sh"
+ebrun() { env -u RESULTS BUILD="$eb/build" EXPECT_FILE="$ROOT/tests/data/expect_run.txt" bash "$eb/tests/$1" t; }
+got=$(ebrun whole.sh 2>&1 | grep -E '(ok|FAIL) +expect-breaks-ran' | sed 's/^ *//')
+check expect-breaks-counts-whole "$got" grep -q '^ok   expect-breaks-ran' <<<"$got"
+breaks expect-breaks-one-missing 'FAIL +expect-breaks-ran .*not run: allow-broad' ebrun short.sh
 # finish() under set -e (check-bisect, check-cross, check-distcc run so):
 # no failure to grep for must not end the pipeline before its closing line.
 printf '%s\n' 'set -euo pipefail; . "$1"/scripts/lib.sh; results_init strict; result pass a; finish' >"$tmp/strict.sh"
@@ -257,8 +369,6 @@ unlisted=$(grep -ohE '\$\{[A-Z][A-Z0-9_]*:[-=]' "$ROOT"/scripts/*.sh "$ROOT"/scr
 # make coverage's line maps and verdict rules (scripts/coverage-table.py).
 check coverage-table-selftest "line maps through diffs, sides judged" \
 	python3 "$ROOT"/scripts/coverage-table.py --self-test
-not() { ! "$@"; }
-quiet() { "$@" >/dev/null; }
 # make dkms-check's verdict (scripts/dkms-judge.sh) on its expectations
 # as if measured: every rule holds; broken once, a changed outcome fails.
 check dkms-judge-expect "config/expect/dkms judged as measured outcomes" \
@@ -323,7 +433,7 @@ cp "$ROOT"/tests/data/expect_ok.log "$rs/logs/run.log"
 out=$(BUILD=$rs RESULTS='' STAGE_LOG='' EXPECT_FILE=$ROOT/tests/data/expect_run.txt \
 	"$ROOT"/scripts/run-summary.sh "$rs/logs/run.log" 2>&1); rc=$?
 last=$(echo "$out" | tail -1)
-if [ "$rc" = 0 ] && [ -x "$rs/host/ktapdiff" ] && [ "$last" = "14 passed, 0 failed, 2 skipped" ]; then
+if [ "$rc" = 0 ] && [ -x "$rs/host/ktapdiff" ] && [ "$last" = "12 passed, 0 failed, 2 skipped" ]; then
 	result pass run-summary-builds-host-tools
 else
 	result fail run-summary-builds-host-tools "rc=$rc, last line: $last"
@@ -334,7 +444,7 @@ rm -rf "$rs/host"
 out=$(BUILD=$rs RESULTS='' STAGE_LOG='' EXPECT_FILE=$ROOT/tests/data/expect_run_kunit4.txt \
 	"$ROOT"/scripts/run-summary.sh "$rs/logs/run.log" 2>&1); rc=$?
 last=$(echo "$out" | tail -1)
-if [ "$rc" = 1 ] && [ "$last" = "9 passed, 3 failed, 1 skipped" ]; then
+if [ "$rc" = 1 ] && [ "$last" = "8 passed, 3 failed, 1 skipped" ]; then
 	result pass run-summary-counts-failures
 else
 	result fail run-summary-counts-failures "rc=$rc, last line: $last"
@@ -356,6 +466,11 @@ elif ! make -s -C "$ROOT" BUILD="$BUILD" "$fuzz" >"$tmp/fuzz-build.log" 2>&1; th
 	fuzz='' judges=2
 fi
 missed=() n=0
+# Among them every spelling of a report the harness has met or expects:
+# x86's and arm64's traces, RCU stalls, hung tasks (each then tried below).
+for want in 'Call Trace:' 'Call trace:' 'detected stalls' 'blocked for more than'; do
+	report_patterns | grep -q -x -F -- "$want" || missed+=("not in config/kernel-reports: $want")
+done
 while read -r pat; do
 	n=$((n + 1))
 	printf '[    1.000000] %s in net/ipv4/elsewhere.c\n' "$pat" >"$tmp/one.log"
@@ -367,12 +482,16 @@ printf '[    1.000000] ok 1 sockaddr_unsized\n' >"$tmp/one.log"
 "$ROOT"/scripts/console-check.sh "$tmp/one.log" 2>/dev/null || missed+=("boot judge: a clean line")
 [ -z "$fuzz" ] || ! "$fuzz" --is-report <"$tmp/one.log" >/dev/null || missed+=("fuzz watcher: a clean line")
 if [ "${#missed[@]}" = 0 ] && [ "$n" -gt 0 ]; then
-	result pass kernel-report-list-one-for-all "$n patterns, $judges judges"
+	result pass kernel-report-list-one-for-all "$n patterns (Call trace:, detected stalls, blocked for more than among them), $judges judges"
 else
 	result fail kernel-report-list-one-for-all "${missed[*]}"
 fi
 
 # make deb / make check-debian: install with dpkg, packaging names,
 # rootfs cache and mirror, bounded boot (no kernel build, no boot).
-"$ROOT"/scripts/test-debian.sh
+runner_judge test-debian test-debian "$ROOT"/scripts/test-debian.sh
+# The last result: this runner got to its end.
+runner_complete test-host
 [ -z "$standalone" ] || finish
+# Inside make check: the exit status says whether a test here failed.
+! grep -q -P '^fail\t' < <(tail -n +"$first" "$RESULTS")

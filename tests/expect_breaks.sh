@@ -5,6 +5,10 @@
 # the kernels' warning records) the way a run that tested less would
 # look, runs the very check make check runs, and passes only when that
 # check failed and said why; the line it printed is the result's detail.
+# Every break it makes is listed first (breaks=); it counts the ones
+# that ran and fails when fewer ran than it lists, and its last result,
+# expect-breaks-complete, says it got to its end (check.sh's
+# runner_judge).
 # Usage: tests/expect_breaks.sh [TAG]   (TAG: default clang<arch suffix>;
 #        after make check's boots; appends to $RESULTS, or prints its own
 #        closing line when run alone)
@@ -19,6 +23,7 @@ x=$(expect_file)
 allow=$ROOT/config/allowed-differences
 standalone=
 [ -n "${RESULTS:-}" ] || { results_init expect-breaks; standalone=1; }
+first=$(( $(wc -l <"$RESULTS") + 1 ))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for f in "$L/check-$tag-baseline.ktap" "$L/check-$tag-patched.ktap" "$L/check-$tag-baseline.log" "$L/check-$tag-patched.log"; do
@@ -41,7 +46,8 @@ broke() {
 # suite_edit SUITE ACTION < KTAP > KTAP: ACTION on one top-level suite of
 # a guest-suite log (CR LF already dropped): skip (its nested results
 # become "# SKIP"), drop (gone, the top plan one less), lastcase (its
-# last nested result gone), onecase (its first nested pass skipped).
+# last nested result gone), onecase (its first nested pass skipped),
+# xfail (its first nested pass says "# XFAIL").
 suite_edit() {
 	awk -v suite="$1" -v act="$2" '
 		function flush(keep,   i, done) {
@@ -50,6 +56,7 @@ suite_edit() {
 				if (!keep) continue
 				if (act == "skip" && l ~ /^  ok [0-9]+ / && l !~ /# SKIP/) l = l " # SKIP broken on purpose"
 				if (act == "onecase" && !done && l ~ /^  ok [0-9]+ / && l !~ /# SKIP/) { l = l " # SKIP broken on purpose"; done = 1 }
+				if (act == "xfail" && !done && l ~ /^  ok [0-9]+ / && l !~ /#/) { l = l " # XFAIL broken on purpose"; done = 1 }
 				if (act == "lastcase" && i == last) continue
 				print l
 			}
@@ -75,6 +82,17 @@ P=$tmp/patched.ktap B=$tmp/baseline.ktap
 tr -d '\r' <"$L/check-$tag-patched.ktap" >"$P"
 tr -d '\r' <"$L/check-$tag-baseline.ktap" >"$B"
 
+# The breaks below, each named here; the ones that need something of the
+# run (32-bit suites, a skipped case, the fuzzer, warning records) when
+# it has it.  A break that did not run fails expect-breaks-ran.
+wb=$(objdir baseline "$tc")/warnings wp=$(objdir patched "$tc")/warnings
+breaks=(bpf-skipped devices-skipped matrix-shrunk skip-unlisted xfail-unlisted suite-unlisted
+	series-kunit-gone allow-stale allow-broad both-failing)
+grep -q '^ok [0-9]* setaddr_m32$' "$P" && breaks+=(compat-dropped)
+grep -q -E '^  +ok [0-9]+.*# *SKIP' "$P" && breaks+=(skip-stale)
+[ -s "$L/fuzz.out" ] && check_extra fuzz && breaks+=(fuzz-path-never-ok fuzz-digest-unrecorded)
+[ -f "$wb" ] && [ -f "$wp" ] && breaks+=(warnings-new)
+
 # No cgroup2 mount or a failing BPF probe: every bpf_sock_addr case skips.
 suite_edit bpf_sock_addr skip <"$P" >"$tmp/b1"
 broke bpf-skipped "bpf_sock_addr's cases all skipped" '^fail.bpf_sock_addr.*(floor|not an allowed skip)' expect ktap patched "$tmp/b1"
@@ -92,6 +110,17 @@ suite_edit sockaddr_matrix lastcase <"$P" >"$tmp/b4"
 broke matrix-shrunk "sockaddr_matrix one case short" '^fail.sockaddr_matrix.*floor' expect ktap patched "$tmp/b4"
 suite_edit sockaddr_matrix onecase <"$P" >"$tmp/b5"
 broke skip-unlisted "one matrix case skipped" '^fail.*not an allowed skip' expect ktap patched "$tmp/b5"
+# Every skipped case passing instead (a kernel that now has what they
+# needed): the allowed skips allow nothing, a stale entry each.
+if grep -q -E '^  +ok [0-9]+.*# *SKIP' "$P"; then
+	# (6.1's harness prints a skip without its name: "ok N # SKIP ...".)
+	sed -E 's/^(  +ok [0-9]+( [^#]*[^# ])?) *# *SKIP.*/\1/' "$P" >"$tmp/b5s"
+	broke skip-stale "every skipped case passing: their allowed skips unused" '^fail.*0 allowed skips' \
+		expect ktap patched "$tmp/b5s"
+fi
+# A matrix case that says "# XFAIL": not a passed case, and not listed.
+suite_edit sockaddr_matrix xfail <"$P" >"$tmp/b5x"
+broke xfail-unlisted "one matrix case XFAIL" '^fail.*not an allowed xfail' expect ktap patched "$tmp/b5x"
 # A suite nobody listed.
 sed 's/^ok \([0-9]*\) netdevs$/ok \1 netdevs_new/' "$P" >"$tmp/b6"
 broke suite-unlisted "a suite the expectations do not list" '^fail.*not listed' expect ktap patched "$tmp/b6"
@@ -130,9 +159,20 @@ if [ -s "$L/fuzz.out" ] && check_extra fuzz; then
 fi
 
 # A compiler warning only the patched kernel has.
-wb=$(objdir baseline "$tc")/warnings wp=$(objdir patched "$tc")/warnings
 if [ -f "$wb" ] && [ -f "$wp" ]; then
 	{ cat "$wp"; echo "net/core/dev.c: warning: broken on purpose [-Wbreak]"; } | sort -u >"$tmp/warnings"
 	broke warnings-new "one warning added to the patched record" '^fail.warnings' run_results warnings_compare "$wb" "$tmp/warnings" warnings
 fi
+
+# Every break listed ran (a result of its own here), and none ran that
+# is not listed.
+ran=$(tail -n +"$first" "$RESULTS" | sed -n 's/^\(pass\|fail\)\tbreak-\([^\t]*\)\t.*/\2/p' | sort -u)
+listed=$(printf '%s\n' "${breaks[@]}" | sort -u)
+missing=$(comm -23 <(echo "$listed") <(echo "$ran") | paste -sd' ')
+unlisted=$(comm -13 <(echo "$listed") <(echo "$ran") | paste -sd' ')
+check expect-breaks-ran "$(grep -c . <<<"$ran") of $(grep -c . <<<"$listed") listed breaks ran${missing:+; not run: $missing}${unlisted:+; ran, not listed: $unlisted}" \
+	test -z "$missing$unlisted"
+runner_complete expect-breaks
 [ -z "$standalone" ] || finish
+# Inside make check: the exit status says whether a break failed.
+! grep -q -P '^fail\t' < <(tail -n +"$first" "$RESULTS")

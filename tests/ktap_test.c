@@ -297,7 +297,8 @@ static int run_expect(const char *x, const char *kernel, const char *log)
 }
 
 /* Expectations: floors, the suite list, allowed skips, one-kernel suites.
- * expect_ok.log is complete.log whose second suite passed. */
+ * expect_ok.log is complete.log whose second suite passed; xfail.log is
+ * expect_ok.log with an XFAIL and a TODO case. */
 static void test_expect(void)
 {
 	EXPECT(run_expect(data("expect_complete.txt"), "baseline",
@@ -315,6 +316,19 @@ static void test_expect(void)
 	EXPECT(run_expect(data("expect_skip.txt"), "baseline",
 			  data("expect_ok.log")) == 1);
 	EXPECT(run_expect(data("expect_missing.txt"), "baseline",
+			  data("expect_ok.log")) == 1);
+	/* An allowed skip that matched no skipped case is stale. */
+	EXPECT(run_expect(data("expect_skip_stale.txt"), "baseline",
+			  data("expect_ok.log")) == 1);
+	/* XFAIL and TODO cases: not passed cases, allowed when listed. */
+	EXPECT(run_expect(data("expect_xfail.txt"), "baseline",
+			  data("xfail.log")) == 0);
+	EXPECT(run_expect(data("expect_xfail_unlisted.txt"), "baseline",
+			  data("xfail.log")) == 1);
+	EXPECT(run_expect(data("expect_xfail_floor.txt"), "baseline",
+			  data("xfail.log")) == 1);
+	/* ... and an xfail line that matched none is stale too. */
+	EXPECT(run_expect(data("expect_xfail.txt"), "baseline",
 			  data("expect_ok.log")) == 1);
 	/* A cut-short log, or a malformed file, is an error. */
 	EXPECT(run_expect(data("expect_complete.txt"), "baseline",

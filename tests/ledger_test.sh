@@ -61,4 +61,5 @@ else
 fi
 L results >/dev/null && g commit -q -a -m results
 check ledger-page-regenerated "make results and a commit: the check passes again" L results --check
+runner_complete ledger-test
 [ -z "$standalone" ] || finish

@@ -59,13 +59,14 @@ report_lines() {
 export DEMO_EXPECTED_REPORTS='UBSAN: array-index-out-of-bounds in .*net/core/sockaddr_bounds_demo\.c|detected field-spanning write .*net/core/sockaddr_bounds_demo\.c|WARNING: .* at .*net/core/sockaddr_bounds_demo\.c'
 
 # demo_unexpected_reports LOG: the report lines of LOG that are not the
-# bounds demo's own.  A "Call Trace:" is taken as the trace of a demo
-# report while there are no more of them than demo report lines.
+# bounds demo's own.  A "Call Trace:" (arm64: "Call trace:") is taken as
+# the trace of a demo report while there are no more of them than demo
+# report lines.
 demo_unexpected_reports() {
 	local own traces
-	report_lines "$1" "$DEMO_EXPECTED_REPORTS|Call Trace:"
+	report_lines "$1" "$DEMO_EXPECTED_REPORTS|Call [Tt]race:"
 	own=$(grep -a -c -E "$DEMO_EXPECTED_REPORTS" "$1")
-	traces=$(grep -a -c -F 'Call Trace:' "$1")
+	traces=$(grep -a -c -E 'Call [Tt]race:' "$1")
 	[ "$traces" -le "$own" ] || echo "$traces Call Trace: lines for $own demo report lines"
 }
 
@@ -94,28 +95,61 @@ warnings_compare() {
 }
 
 # The expectations every run of $ARCH_NAME is checked against
-# (config/expect/README); EXPECT_FILE= another one (the harness tests).
+# (config/expect/README); EXPECT_FILE= another one (the harness tests,
+# make run; make check refuses it: expect_partial).
 expect_file() {
 	echo "${EXPECT_FILE:-$ROOT/config/expect/${TREE_EXPECT:+$TREE_EXPECT/}$ARCH_NAME}"
+}
+
+# expect_partial: make check judges by config/expect/'s files; one run
+# with EXPECT_FILE= from outside judges by another and could still end
+# clean, so it records a failed expect-partial (as dkms-check records
+# dkms-partial for a DKMS_ONLY= subset).
+expect_partial() {
+	[ -z "${EXPECT_FILE:-}" ] ||
+		result fail expect-partial "EXPECT_FILE=.../$(basename "$EXPECT_FILE"): judged by it, not by $(rel "$(EXPECT_FILE='' expect_file)")"
 }
 
 # expect_check LOG FILE KERNEL [NAME]: one kernel's run (FILE, the log
 # LOG: ktap or console) against the expectations, one result per check
 # (expect-NAME-KERNEL-LOG: ..., NAME the arch's by default): every suite
-# listed and at its floors, every skip an allowed one.
+# listed and at its floors, every skip an allowed one.  ktapdiff ends 0,
+# 1 (a failed line for each expectation that failed) or 2 (it could not
+# judge); any other end (a crash, a kill) or a line that is not a
+# result fails, as does an exit status its lines do not explain.
 expect_check() {
-	local x out rc=0 r name detail tag=${4:-$ARCH_NAME}
+	local x out rc=0 r name detail tag=${4:-$ARCH_NAME} failed=0 bad=0
+	local me="expect-$tag-$3-$1"
 	x=$(expect_file)
-	[ -f "$x" ] || { result fail "expect-$tag-$3-$1" "no $(rel "$x")"; return 1; }
+	[ -f "$x" ] || { result fail "$me" "no $(rel "$x")"; return 1; }
 	out=$("$BUILD"/host/ktapdiff --expect "$x" --log "$1" --kernel "$3" "$2" 2>&1) || rc=$?
-	if [ "$rc" = 2 ]; then
-		result fail "expect-$tag-$3-$1" "$(head -1 <<<"$out")"
+	case $rc in
+	0 | 1) ;;
+	2)
+		result fail "$me" "$(head -1 <<<"$out")"
+		return 1 ;;
+	*)
+		result fail "$me" "ktapdiff ended with exit status $rc (not 0, 1 or 2): $(tail -n 1 <<<"$out" | cut -c1-120)"
+		return 1 ;;
+	esac
+	while IFS=$'\t' read -r r name detail; do
+		case $r in
+		'') [ -z "$name$detail" ] && continue; bad=$((bad + 1)); continue ;;
+		pass) ;;
+		fail) failed=$((failed + 1)) ;;
+		*) bad=$((bad + 1)); continue ;;
+		esac
+		result "$r" "$me: $name" "$detail"
+	done <<<"$out"
+	if [ "$bad" != 0 ]; then
+		result fail "$me" "$bad line(s) of ktapdiff's output not a result: $(grep -v -m1 -P '^(pass|fail)\t' <<<"$out" | cut -c1-120)"
 		return 1
 	fi
-	while IFS=$'\t' read -r r name detail; do
-		result "$r" "expect-$tag-$3-$1: $name" "$detail"
-	done <<<"$out"
-	return "$rc"
+	if [ "$rc" = 1 ] && [ "$failed" = 0 ]; then
+		result fail "$me" "ktapdiff ended with exit status 1 without a failed expectation"
+		return 1
+	fi
+	[ "$failed" = 0 ]
 }
 
 # compare_runs NAME LOG BASELINE PATCHED: the two kernels' runs of one

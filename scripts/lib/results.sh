@@ -166,6 +166,33 @@ run_results() {
 	return "$rc"
 }
 
+# runner_complete NAME [DETAIL]: the last result of a harness runner
+# (test-host, test-debian, test-disk-full, expect-breaks): NAME-complete,
+# recorded only by a runner that got to its end.
+runner_complete() {
+	result pass "$1-complete" "ran to its end${2:+: $2}"
+}
+
+# runner_judge NAME AS COMMAND...: COMMAND, a harness runner appending to
+# $RESULTS, judged as a whole: one that did not record NAME-complete (a
+# die or a set -u abort partway drops every later test unseen), or that
+# ended non-zero without a failed result, fails AS; returns non-zero
+# when it recorded that failure.
+runner_judge() {
+	local name=$1 as=$2 rc=0 before new; shift 2
+	before=$(wc -l <"$RESULTS")
+	"$@" || rc=$?
+	new=$(tail -n +"$((before + 1))" "$RESULTS")
+	if ! grep -q -P "^pass\t\Q$name-complete\E\t" <<<"$new"; then
+		result fail "$as" "$name ended partway (exit status $rc): no $name-complete result, its later tests not run"
+		return 1
+	elif [ "$rc" != 0 ] && ! grep -q -P '^fail\t' <<<"$new"; then
+		result fail "$as" "$name: exit status $rc without a failed result"
+		return 1
+	fi
+	return 0
+}
+
 # check_extra NAME: NAME is one of the arch's make check stages beside
 # the comparison (config/arch's check_extras).
 # A tree profile's check_extras, where it has one, replaces the arch's.
