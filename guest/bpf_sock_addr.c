@@ -875,7 +875,7 @@ static void getname_case(struct __test_metadata *_metadata, const char *test,
 			 int type)
 {
 	static const socklen_t caps[] = { sizeof(union addr), 8, 2, 0 };
-	union addr a;
+	union addr a, name, peer;
 	socklen_t len;
 	int s, srv, acc;
 	char st[64];
@@ -886,10 +886,14 @@ static void getname_case(struct __test_metadata *_metadata, const char *test,
 	ASSERT_EQ(0, connect(s, &a.sa, len));
 	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
 		snprintf(st, sizeof(st), "%s_getsockname_cap%u", tn, caps[i]);
-		record_name(test, st, s, getsockname, caps[i], NULL);
+		record_name(test, st, s, getsockname, caps[i], i ? NULL : &name);
 		snprintf(st, sizeof(st), "%s_getpeername_cap%u", tn, caps[i]);
-		record_name(test, st, s, getpeername, caps[i], NULL);
+		record_name(test, st, s, getpeername, caps[i], i ? NULL : &peer);
 	}
+	/* The premise, read back: both programs rewrote the port the
+	 * kernel reported (sin_port and sin6_port share their offset). */
+	EXPECT_EQ(sock_port + 1, ntohs(name.in.sin_port)) TH_LOG("%s getsockname", tn);
+	EXPECT_EQ(peer_port + 1, ntohs(peer.in.sin_port)) TH_LOG("%s getpeername", tn);
 	if (type == SOCK_STREAM) {
 		/* The accepted socket: its peer is our client, not rewritten. */
 		ASSERT_TRUE(readable(srv, WAIT_MS));
@@ -922,6 +926,9 @@ static void getname_test(struct __test_metadata *_metadata,
 		     21611 + f->port_off, SOCK_DGRAM);
 	print_hook(test, H_GETSOCKNAME4 + f->hook_off);
 	print_hook(test, H_GETPEERNAME4 + f->hook_off);
+	/* The premise: both programs ran. */
+	EXPECT_LT(0ULL, loader_obs(OBS(H_GETSOCKNAME4 + f->hook_off, 0)));
+	EXPECT_LT(0ULL, loader_obs(OBS(H_GETPEERNAME4 + f->hook_off, 0)));
 }
 
 TEST(getname4) { getname_test(_metadata, &v4); }
@@ -1147,7 +1154,7 @@ TEST(unix_recvmsg)
 TEST(unix_getname)
 {
 	static const socklen_t caps[] = { sizeof(union addr), 4, 0 };
-	union addr a;
+	union addr a, name, peer;
 	int s, lst, c, acc;
 	char st[64];
 
@@ -1156,7 +1163,7 @@ TEST(unix_getname)
 	s = unix_server(_metadata, SOCK_DGRAM, "ga.name");
 	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
 		snprintf(st, sizeof(st), "bound_getsockname_cap%u", caps[i]);
-		record_name("unix_getname", st, s, getsockname, caps[i], NULL);
+		record_name("unix_getname", st, s, getsockname, caps[i], i ? NULL : &name);
 	}
 	close(s);
 	s = unix_server(_metadata, SOCK_DGRAM, "@ga.abstract");
@@ -1173,7 +1180,7 @@ TEST(unix_getname)
 	c = unix_client(_metadata, "ga.client", lst, "pa.peer", &acc);
 	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
 		snprintf(st, sizeof(st), "client_getpeername_cap%u", caps[i]);
-		record_name("unix_getname", st, c, getpeername, caps[i], NULL);
+		record_name("unix_getname", st, c, getpeername, caps[i], i ? NULL : &peer);
 	}
 	record_name("unix_getname", "client_getsockname", c, getsockname,
 		    sizeof(a), NULL);
@@ -1185,6 +1192,12 @@ TEST(unix_getname)
 		    sizeof(a), NULL);
 	print_hook("unix_getname", H_GETSOCKNAME_UNIX);
 	print_hook("unix_getname", H_GETPEERNAME_UNIX);
+	/* The premise, read back: both programs ran, and rewrote "ga..."
+	 * and "pa..." to "gz..." and "pz...". */
+	EXPECT_LT(0ULL, loader_obs(OBS(H_GETSOCKNAME_UNIX, 0)));
+	EXPECT_LT(0ULL, loader_obs(OBS(H_GETPEERNAME_UNIX, 0)));
+	EXPECT_EQ(0, strncmp(name.un.sun_path, "gz.name", 7)) TH_LOG("getsockname: %.8s", name.un.sun_path);
+	EXPECT_EQ(0, strncmp(peer.un.sun_path, "pz.peer", 7)) TH_LOG("getpeername: %.8s", peer.un.sun_path);
 	close(acc);
 	close(c);
 	close(lst);

@@ -381,35 +381,42 @@ TEST(misdn_data_bind)
 /* An IPv6 socket of @type/@proto connecting to ::ffff:127.0.0.1: the
  * IPv4 connect under tcp_v6_connect(), __ip6_datagram_connect() and
  * dccp_v6_connect(). */
-static void v4mapped_connect(const char *name, int type, int proto)
+static int v4mapped_connect(struct __test_metadata *_metadata,
+			    const char *name, int type, int proto)
 {
 	struct sockaddr_in6 a = { .sin6_family = AF_INET6, .sin6_port = htons(9) };
 	int fd = socket(AF_INET6, type, proto), err = 0;
 
+	/* The premise: the socket exists, so connect() is what answered. */
+	EXPECT_LE(0, fd) TH_LOG("socket(AF_INET6, %d, %d): %s", type, proto,
+				errno_name(errno));
 	inet_pton(AF_INET6, "::ffff:127.0.0.1", &a.sin6_addr);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)))
 		err = errno;
 	if (fd >= 0)
 		close(fd);
 	obs(name, err);
+	return err;
 }
 
+/* Nothing listens on port 9: a refusal is the IPv4 connect's own. */
 TEST(v4mapped_tcp)
 {
 	GUEST_ONLY();
-	v4mapped_connect("v4mapped_tcp", SOCK_STREAM, 0);
+	EXPECT_EQ(ECONNREFUSED, v4mapped_connect(_metadata, "v4mapped_tcp", SOCK_STREAM, 0));
 }
 
+/* A datagram connect only sets the peer: it succeeds. */
 TEST(v4mapped_udp)
 {
 	GUEST_ONLY();
-	v4mapped_connect("v4mapped_udp", SOCK_DGRAM, 0);
+	EXPECT_EQ(0, v4mapped_connect(_metadata, "v4mapped_udp", SOCK_DGRAM, 0));
 }
 
 TEST(v4mapped_dccp)
 {
 	GUEST_ONLY();
-	v4mapped_connect("v4mapped_dccp", SOCK_DCCP, IPPROTO_DCCP);
+	EXPECT_EQ(ECONNREFUSED, v4mapped_connect(_metadata, "v4mapped_dccp", SOCK_DCCP, IPPROTO_DCCP));
 }
 
 /* sctp_setsockopt_bindx(): a second local address (sctp_bind_add(),
@@ -432,6 +439,8 @@ TEST(sctp_bindx_add)
 	if (fd >= 0)
 		close(fd);
 	obs("sctp_bindx_add", err);
+	/* The premise: the socket bound and took the second address. */
+	EXPECT_EQ(0, err);
 }
 
 /* llcp_raw_sock_bind(): no NFC device 99. */
@@ -448,11 +457,13 @@ TEST(nfc_llcp_raw_bind)
 
 	GUEST_ONLY();
 	fd = socket(39, SOCK_RAW, 1 /* NFC_SOCKPROTO_LLCP */);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)))
+	/* The premise: an LLCP raw socket, whose bind looks the device up. */
+	ASSERT_LE(0, fd) TH_LOG("socket(AF_NFC, SOCK_RAW, LLCP): %s", errno_name(errno));
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)))
 		err = errno;
-	if (fd >= 0)
-		close(fd);
+	close(fd);
 	obs("nfc_llcp_raw_bind", err);
+	EXPECT_EQ(ENODEV, err);
 }
 
 /* MPTCP's in-kernel path manager: genetlink "mptcp_pm" request @cmd,
@@ -767,6 +778,52 @@ TEST(ieee802154_legacy_add_iface)
 	EXPECT_EQ(0, ret);
 }
 
+/* Whether /proc/net/@table (tcp, udp, udp6, ...) lists a socket whose
+ * local port is @port. */
+static bool proc_net_has_port(const char *table, int port)
+{
+	char path[64], line[256], want[8];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/net/%s", table);
+	snprintf(want, sizeof(want), ":%04X ", port);
+	f = fopen(path, "re");
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		/* "  sl  local_address rem_address": the first ':' after
+		 * the slot number's is the local port's. */
+		char *local = strchr(line, ':');
+
+		found = local && (local = strchr(local + 1, ':')) &&
+			!strncmp(local, want, strlen(want));
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* The first line of the file @path, without its newline ("" when
+ * there is none). */
+static void read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+
+	buf[0] = '\0';
+	if (f && fgets(buf, len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	if (f)
+		fclose(f);
+}
+
+/* @dev's hardware address as sysfs gives it ("" when there is none). */
+static void mac_of(const char *dev, char *buf, size_t len)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/address", dev);
+	read_line(path, buf, len);
+}
+
 /* L2TPv3 tunnel @id made by the kernel (no L2TP_ATTR_FD): its own
  * socket, bound and connected, then deleted. */
 static void l2tp_tunnel(struct __test_metadata *_metadata, const char *name,
@@ -799,11 +856,19 @@ static void l2tp_tunnel(struct __test_metadata *_metadata, const char *name,
 	ret = nl_request(NETLINK_GENERIC, msg, NULL, 0);
 	snprintf(key, sizeof(key), "%s_create", name);
 	obs(key, -ret);
+	/* The premise: the tunnel made its socket (for UDP, bound to its
+	 * port: the kernel's own socket table says so). */
+	EXPECT_EQ(0, ret) TH_LOG("%s: tunnel create: %s", name, errno_name(-ret));
+	if (encap == L2TP_ENCAPTYPE_UDP)
+		EXPECT_TRUE(proc_net_has_port(v6 ? "udp6" : "udp", ntohs(port)))
+			TH_LOG("%s: no socket on port %d in /proc/net/%s", name,
+			       ntohs(port), v6 ? "udp6" : "udp");
 	nl_genl_init(msg, sizeof(msg), family, L2TP_CMD_TUNNEL_DELETE);
 	nl_put(msg, L2TP_ATTR_CONN_ID, &id, sizeof(id));
 	ret = nl_request(NETLINK_GENERIC, msg, NULL, 0);
 	snprintf(key, sizeof(key), "%s_delete", name);
 	obs(key, -ret);
+	EXPECT_EQ(0, ret) TH_LOG("%s: tunnel delete: %s", name, errno_name(-ret));
 }
 
 TEST(l2tp_udp4)
@@ -877,11 +942,29 @@ static int make_macvlan_passthru(const char *name, const char *lower)
  * the lower device's address. */
 TEST(macvlan_passthru)
 {
+	char lower0[24], lower[24], upper[24];
+	int created, set, deleted;
+
 	GUEST_ONLY();
 	ASSERT_EQ(0, nl_newlink("rmvl0", "dummy", NULL, NULL));
-	obs("macvlan_passthru_create", -make_macvlan_passthru("rmvp0", "rmvl0"));
-	obs("macvlan_passthru_set", set_mac("rmvp0", 0x31));
-	obs("macvlan_passthru_delete", -nl_dellink("rmvp0"));
+	mac_of("rmvl0", lower0, sizeof(lower0));
+	created = -make_macvlan_passthru("rmvp0", "rmvl0");
+	obs("macvlan_passthru_create", created);
+	set = set_mac("rmvp0", 0x31);
+	obs("macvlan_passthru_set", set);
+	mac_of("rmvp0", upper, sizeof(upper));
+	mac_of("rmvl0", lower, sizeof(lower));
+	deleted = -nl_dellink("rmvp0");
+	obs("macvlan_passthru_delete", deleted);
+	/* The premises, read back: passthru gave the address to both, and
+	 * the port's destruction gave the lower its own back. */
+	EXPECT_EQ(0, created);
+	EXPECT_EQ(0, set);
+	EXPECT_STREQ("02:00:00:00:5e:31", upper);
+	EXPECT_STREQ("02:00:00:00:5e:31", lower);
+	EXPECT_EQ(0, deleted);
+	mac_of("rmvl0", lower, sizeof(lower));
+	EXPECT_STREQ(lower0, lower);
 	obs("macvlan_passthru_lower_delete", -nl_dellink("rmvl0"));
 }
 
@@ -906,10 +989,11 @@ static void bond_create(const char *bond, const char *mode)
 }
 
 /* Bond @bond in @mode (and fail_over_mac @fom) over dummies @p1, @p2. */
-static void bond_make(const char *bond, const char *mode, const char *fom,
-		      const char *p1, const char *p2)
+static int bond_make(const char *bond, const char *mode, const char *fom,
+		     const char *p1, const char *p2)
 {
 	char f[64], v[32];
+	int enslaved = 0, err;
 
 	bond_create(bond, mode);
 	if (fom) {
@@ -922,8 +1006,11 @@ static void bond_make(const char *bond, const char *mode, const char *fom,
 		/* Down: bonding refuses a port that is up (EPERM). */
 		nl_newlink(p, "dummy", NULL, NULL);
 		snprintf(v, sizeof(v), "+%s", p);
-		obs("bond_enslave", sysfs_put(f, v));
+		err = sysfs_put(f, v);
+		obs("bond_enslave", err);
+		enslaved += !err;
 	}
+	return enslaved;
 }
 
 static void bond_remove(const char *bond, const char *p1, const char *p2)
@@ -941,20 +1028,47 @@ static void bond_remove(const char *bond, const char *p1, const char *p2)
  * change of the bond. */
 TEST(bond_alb_set_mac)
 {
+	char bond[24], active[24], port[24];
+	int enslaved, err;
+
 	GUEST_ONLY();
-	bond_make("rbond1", "balance-alb", NULL, "rba1", "rba2");
-	obs("bond_alb_set_mac", set_mac("rbond1", 0x41));
+	enslaved = bond_make("rbond1", "balance-alb", NULL, "rba1", "rba2");
+	err = set_mac("rbond1", 0x41);
+	obs("bond_alb_set_mac", err);
+	mac_of("rbond1", bond, sizeof(bond));
+	read_line("/sys/class/net/rbond1/bonding/active_slave", active, sizeof(active));
+	mac_of(active, port, sizeof(port));
 	bond_remove("rbond1", "rba1", "rba2");
+	/* The premises, read back: both ports taken, the bond and its
+	 * active port carrying the new address. */
+	EXPECT_EQ(2, enslaved);
+	EXPECT_EQ(0, err);
+	EXPECT_STREQ("02:00:00:00:5e:41", bond);
+	EXPECT_STREQ("02:00:00:00:5e:41", port) TH_LOG("active port '%s'", active);
 }
 
 /* active-backup, fail_over_mac=follow: bond_do_fail_over_mac() swaps
  * the two ports' addresses when the active one changes. */
 TEST(bond_fail_over_mac_follow)
 {
+	char m1[24], m2[24], n1[24], n2[24];
+	int enslaved, err;
+
 	GUEST_ONLY();
-	bond_make("rbond2", "active-backup", "follow", "rbf1", "rbf2");
-	obs("bond_active_slave", sysfs_put("rbond2/bonding/active_slave", "rbf2"));
+	enslaved = bond_make("rbond2", "active-backup", "follow", "rbf1", "rbf2");
+	mac_of("rbf1", m1, sizeof(m1));
+	mac_of("rbf2", m2, sizeof(m2));
+	err = sysfs_put("rbond2/bonding/active_slave", "rbf2");
+	obs("bond_active_slave", err);
+	mac_of("rbf1", n1, sizeof(n1));
+	mac_of("rbf2", n2, sizeof(n2));
 	bond_remove("rbond2", "rbf1", "rbf2");
+	/* The premises, read back: the two ports swapped their addresses. */
+	EXPECT_EQ(2, enslaved);
+	EXPECT_EQ(0, err);
+	EXPECT_STRNE(m1, m2);
+	EXPECT_STREQ(m1, n2);
+	EXPECT_STREQ(m2, n1);
 }
 
 /* balance-tlb: bond_alb_handle_active_change()'s TLB branch forces the
@@ -962,10 +1076,22 @@ TEST(bond_fail_over_mac_follow)
  * active_slave names the other port). */
 TEST(bond_tlb_active_change)
 {
+	char bond[24], active[24], m2[24];
+	int enslaved, err;
+
 	GUEST_ONLY();
-	bond_make("rbond3", "balance-tlb", NULL, "rbt1", "rbt2");
-	obs("bond_tlb_active_slave", sysfs_put("rbond3/bonding/active_slave", "rbt2"));
+	enslaved = bond_make("rbond3", "balance-tlb", NULL, "rbt1", "rbt2");
+	err = sysfs_put("rbond3/bonding/active_slave", "rbt2");
+	obs("bond_tlb_active_slave", err);
+	mac_of("rbond3", bond, sizeof(bond));
+	mac_of("rbt2", m2, sizeof(m2));
+	read_line("/sys/class/net/rbond3/bonding/active_slave", active, sizeof(active));
 	bond_remove("rbond3", "rbt1", "rbt2");
+	/* The premises, read back: rbt2 active, with the bond's address. */
+	EXPECT_EQ(2, enslaved);
+	EXPECT_EQ(0, err);
+	EXPECT_STREQ("rbt2", active);
+	EXPECT_STREQ(bond, m2);
 }
 
 /*
@@ -977,8 +1103,9 @@ TEST(bond_tlb_active_change)
  * Returns the address change's errno; @enslaved: the ports taken.
  */
 static int bond_unwind(const char *name, const char *bond, const char *mode,
-		       int *enslaved)
+		       int *enslaved, int *restored)
 {
+	char port0[16], before[2][24], after[2][24];
 	static const unsigned char lower_mac[2][6] = {
 		{ 0x02, 0, 0, 0, 0x5e, 0x60 }, { 0x02, 0, 0, 0, 0x5e, 0x61 },
 	};
@@ -1005,9 +1132,18 @@ static int bond_unwind(const char *name, const char *bond, const char *mode,
 		*enslaved += !err;
 	}
 	/* set_mac()'s address ends in 0x61: the second lower's. */
+	snprintf(port0, sizeof(port0), "%sm0", bond);
+	mac_of(bond, before[0], sizeof(before[0]));
+	mac_of(port0, before[1], sizeof(before[1]));
 	snprintf(o, sizeof(o), "%s_refused", name);
 	err = set_mac(bond, 0x61);
 	obs(o, err);
+	/* What the unwind must leave: the bond and its first port as they
+	 * were before the refused change. */
+	mac_of(bond, after[0], sizeof(after[0]));
+	mac_of(port0, after[1], sizeof(after[1]));
+	*restored = before[0][0] && !strcmp(before[0], after[0]) &&
+		    !strcmp(before[1], after[1]);
 	snprintf(v, sizeof(v), "-%s", bond);
 	obs("bond_delete", sysfs_put("bonding_masters", v));
 	for (int i = 0; i < 2; i++) {
@@ -1022,13 +1158,15 @@ static int bond_unwind(const char *name, const char *bond, const char *mode,
 /* bond_set_mac_address()'s unwind (balance-rr). */
 TEST(bond_set_mac_unwind)
 {
-	int enslaved, err;
+	int enslaved, restored, err;
 
 	GUEST_ONLY();
-	err = bond_unwind("bond_set_mac_unwind", "rbond4", "balance-rr", &enslaved);
-	/* The premise: both ports taken, the second refusing. */
+	err = bond_unwind("bond_set_mac_unwind", "rbond4", "balance-rr", &enslaved, &restored);
+	/* The premise: both ports taken, the second refusing; read back,
+	 * the bond and its first port have their addresses again. */
 	EXPECT_EQ(2, enslaved);
 	EXPECT_EQ(EADDRINUSE, err);
+	EXPECT_TRUE(restored);
 }
 
 /* balance-tlb: bond_set_mac_address()'s loop too, since it hands only
@@ -1036,12 +1174,13 @@ TEST(bond_set_mac_unwind)
  * returns at once there: receive balancing is always on). */
 TEST(bond_tlb_set_mac_unwind)
 {
-	int enslaved, err;
+	int enslaved, restored, err;
 
 	GUEST_ONLY();
-	err = bond_unwind("bond_tlb_set_mac_unwind", "rbond5", "balance-tlb", &enslaved);
+	err = bond_unwind("bond_tlb_set_mac_unwind", "rbond5", "balance-tlb", &enslaved, &restored);
 	EXPECT_EQ(2, enslaved);
 	EXPECT_EQ(EADDRINUSE, err);
+	EXPECT_TRUE(restored);
 }
 
 /*
@@ -1055,6 +1194,7 @@ TEST(bond_tlb_set_mac_unwind)
 TEST(bond_enslave_unwind)
 {
 	static const unsigned char mac[6] = { 0x02, 0, 0, 0, 0x5e, 0x70 };
+	char slaves[64], m2[24];
 	int first, second;
 
 	GUEST_ONLY();
@@ -1066,12 +1206,18 @@ TEST(bond_enslave_unwind)
 	obs("bond_enslave", first);
 	second = sysfs_put("rbond6/bonding/slaves", "+rbe2");
 	obs("bond_enslave_unwind", second);
+	read_line("/sys/class/net/rbond6/bonding/slaves", slaves, sizeof(slaves));
+	mac_of("rbe2", m2, sizeof(m2));
 	obs("bond_delete", sysfs_put("bonding_masters", "-rbond6"));
 	nl_dellink("rbe1");
 	nl_dellink("rbe2");
-	/* The premise: the first port taken, the second refused there. */
+	/* The premise: the first port taken, the second refused there;
+	 * read back, the bond has only the first, and the second its own
+	 * address (err_restore_mac). */
 	EXPECT_EQ(0, first);
 	EXPECT_EQ(EFAULT, second);
+	EXPECT_STREQ("rbe1", slaves);
+	EXPECT_STREQ("02:00:00:00:5e:70", m2);
 }
 
 /* Monotonic milliseconds, for the bounded waits below. */
