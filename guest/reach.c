@@ -831,7 +831,7 @@ static void l2tp_tunnel(struct __test_metadata *_metadata, const char *name,
 {
 	int family = nl_genl_family(L2TP_GENL_NAME), ret;
 	unsigned char ver = 3;
-	unsigned short port = htons(1700 + id);
+	unsigned short port = 1700 + id;	/* the UDP port attributes are host order */
 	struct in6_addr lo6 = IN6ADDR_LOOPBACK_INIT;
 	unsigned int lo4 = htonl(INADDR_LOOPBACK);
 	char key[48], msg[512];
@@ -860,9 +860,9 @@ static void l2tp_tunnel(struct __test_metadata *_metadata, const char *name,
 	 * port: the kernel's own socket table says so). */
 	EXPECT_EQ(0, ret) TH_LOG("%s: tunnel create: %s", name, errno_name(-ret));
 	if (encap == L2TP_ENCAPTYPE_UDP)
-		EXPECT_TRUE(proc_net_has_port(v6 ? "udp6" : "udp", ntohs(port)))
+		EXPECT_TRUE(proc_net_has_port(v6 ? "udp6" : "udp", port))
 			TH_LOG("%s: no socket on port %d in /proc/net/%s", name,
-			       ntohs(port), v6 ? "udp6" : "udp");
+			       port, v6 ? "udp6" : "udp");
 	nl_genl_init(msg, sizeof(msg), family, L2TP_CMD_TUNNEL_DELETE);
 	nl_put(msg, L2TP_ATTR_CONN_ID, &id, sizeof(id));
 	ret = nl_request(NETLINK_GENERIC, msg, NULL, 0);

@@ -152,6 +152,10 @@ def cmd_record(argv):
     if not any(r[:3] == (pipeline, tree, arch) for r in rows):
         return 0  # not a pipeline the project claims (a test's, a helper's)
     narrowed = [v for v in narrowing if os.environ.get(v)]
+    if narrowed and not os.environ.get("LEDGER_PARTIAL"):
+        # A run that tested less never replaces the pipeline's record.
+        print(f"ledger: no record for {pipeline} ({tree}, {arch}): a partial run ({' '.join(narrowed)})")
+        return 0
     head = git("rev-parse", "--short=12", "HEAD").strip()
     inputs = [snap.series_dir(tree)] + [p for ps in INPUTS.values() for p in ps]
     dirty = bool(git("status", "--porcelain", "--untracked-files=no", "--", *inputs).strip())
