@@ -23,7 +23,7 @@ x=$(expect_file)
 allow=$ROOT/config/allowed-differences
 standalone=
 [ -n "${RESULTS:-}" ] || { results_init expect-breaks; standalone=1; }
-first=$(( $(wc -l <"$RESULTS") + 1 ))
+first_result=$(( $(wc -l <"$RESULTS") + 1 ))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for f in "$L/check-$tag-baseline.ktap" "$L/check-$tag-patched.ktap" "$L/check-$tag-baseline.log" "$L/check-$tag-patched.log"; do
@@ -166,7 +166,7 @@ fi
 
 # Every break listed ran (a result of its own here), and none ran that
 # is not listed.
-ran=$(tail -n +"$first" "$RESULTS" | sed -n 's/^\(pass\|fail\)\tbreak-\([^\t]*\)\t.*/\2/p' | sort -u)
+ran=$(tail -n +"$first_result" "$RESULTS" | sed -n 's/^\(pass\|fail\)\tbreak-\([^\t]*\)\t.*/\2/p' | sort -u)
 listed=$(printf '%s\n' "${breaks[@]}" | sort -u)
 missing=$(comm -23 <(echo "$listed") <(echo "$ran") | paste -sd' ')
 unlisted=$(comm -13 <(echo "$listed") <(echo "$ran") | paste -sd' ')
@@ -175,4 +175,4 @@ check expect-breaks-ran "$(grep -c . <<<"$ran") of $(grep -c . <<<"$listed") lis
 runner_complete expect-breaks
 [ -z "$standalone" ] || finish
 # Inside make check: the exit status says whether a break failed.
-! grep -q -P '^fail\t' < <(tail -n +"$first" "$RESULTS")
+! grep -q -P '^fail\t' < <(tail -n +"$first_result" "$RESULTS")
