@@ -6,6 +6,7 @@
  *   ktapdiff --check [--json] LOG
  *   ktapdiff --expect FILE --log NAME --kernel KERNEL LOG
  *   ktapdiff --suites LOG
+ *   ktapdiff --obs LOG
  *
  * A case is identified by its nested test path "suite/case" and compared
  * by result (ok / not ok / skip, plus directive such as TIMEOUT) and by
@@ -40,12 +41,21 @@
  * or "# TODO" is counted apart, never as a passed case, and must be
  * listed the same way.  An entry that allowed nothing fails, as a stale
  * allow-list entry does (unless its suite runs on the other kernel only).
- * It prints one result per check, the harness's result line
+ * Each "obs" line names an obs label of one suite and the value it must
+ * report there: every line of that label below that suite (and only
+ * there) starts with the value, and there is at least one.  It prints
+ * one result per check (the obs lines: one per suite that held, one per
+ * label that did not), the harness's result line
  * "pass|fail<TAB>NAME<TAB>DETAIL", and nothing else on stdout.
  *
  * --suites prints "suite NAME PASSED OBS" per top-level test, then
  * "skip PATH", "xfail PATH" or "todo PATH" per such case: the counts
  * --expect compares with its floors.
+ *
+ * --obs prints every obs line of the log as "SUITE<TAB>LABEL<TAB>VALUE"
+ * (SUITE the top-level test it is below, LABEL the text before its ':',
+ * VALUE the text after ": "), in the log's order: what
+ * scripts/expect-obs.sh selects "obs" lines from.
  *
  * Exit: 0 no unallowed difference (--check: complete, nothing failed;
  * --expect: every expectation held), 1 differences (--check: failures;
@@ -647,12 +657,29 @@ static const char *allowed_kind(const char *line)
 	return NULL;
 }
 
+/* "obs" lines: a label of one suite and the value it must start with. */
+struct expect_obs {
+	char *suite, *label, *value;
+	int line;
+};
+
 struct expectations {
 	struct expect_suite *s;
 	int ns;
 	struct expect_skip *k;
 	int nk;
+	struct expect_obs *o;
+	int no;
 };
+
+/* Whether the first word of @line is @word. */
+static int first_word_is(const char *line, const char *word)
+{
+	size_t n = strlen(word);
+
+	line += strspn(line, " \t");
+	return !strncmp(line, word, n) && (line[n] == ' ' || line[n] == '\t');
+}
 
 static int load_expect(const char *path, const char *log,
 		       struct expectations *x)
@@ -668,17 +695,38 @@ static int load_expect(const char *path, const char *log,
 	}
 	while (!ret && getline(&line, &cap, fp) >= 0) {
 		const char *kind = allowed_kind(line);
+		int obs = first_word_is(line, "obs");
 		char *w[6], *end1, *end2;
 		int n;
 		long p, o;
 
 		lineno++;
 		/* "skip", "xfail", "todo" lines: the fourth word is the
-		 * reason, to the end. */
-		n = split_words(line, w, kind ? 4 : 6);
+		 * reason, to the end; "obs" lines: the fifth is the value. */
+		n = split_words(line, w, kind ? 4 : obs ? 5 : 6);
 		if (!n)
 			continue;
-		if (!strcmp(w[0], "suite") && (n == 5 || n == 6)) {
+		if (obs && n == 5) {
+			char *v = w[4];
+			size_t len = strlen(v);
+
+			while (len && (v[len - 1] == ' ' || v[len - 1] == '\t'))
+				v[--len] = '\0';
+			for (int i = 0; i < x->no; i++)
+				if (!strcmp(w[1], log) && !strcmp(x->o[i].suite, w[2]) &&
+				    !strcmp(x->o[i].label, w[3])) {
+					fprintf(stderr, "ktapdiff: expectations %s:%d: "
+						"obs %s %s already listed on line %d\n",
+						shown(path), lineno, w[2], w[3],
+						x->o[i].line);
+					ret = -2;
+				}
+			if (!ret && !strcmp(w[1], log)) {
+				x->o = xrealloc(x->o, (x->no + 1) * sizeof(*x->o));
+				x->o[x->no++] = (struct expect_obs){
+					strdup(w[2]), strdup(w[3]), strdup(v), lineno };
+			}
+		} else if (!strcmp(w[0], "suite") && (n == 5 || n == 6)) {
 			p = strtol(w[3], &end1, 10);
 			o = strtol(w[4], &end2, 10);
 			if (*end1 || *end2 || p < 0 || o < 0 ||
@@ -701,10 +749,11 @@ static int load_expect(const char *path, const char *log,
 			ret = -1;
 		}
 	}
-	if (ret)
+	if (ret == -1)
 		fprintf(stderr, "ktapdiff: expectations %s:%d: not \"suite LOG "
 			"NAME PASSED OBS [baseline|patched]\" nor \"skip|xfail|todo "
-			"LOG CASE REASON\"\n", shown(path), lineno);
+			"LOG CASE REASON\" nor \"obs LOG SUITE LABEL VALUE\"\n",
+			shown(path), lineno);
 	free(line);
 	fclose(fp);
 	return ret;
@@ -720,8 +769,14 @@ static void free_expect(struct expectations *x)
 		free(x->k[i].glob);
 		free(x->k[i].reason);
 	}
+	for (int i = 0; i < x->no; i++) {
+		free(x->o[i].suite);
+		free(x->o[i].label);
+		free(x->o[i].value);
+	}
 	free(x->s);
 	free(x->k);
+	free(x->o);
 }
 
 /* A passed case, for the floors: "ok" without "# XFAIL" or "# TODO"
@@ -800,10 +855,120 @@ static int expect_result(int ok, const char *name, const char *fmt, ...)
 	return !ok;
 }
 
+/* The value of obs line @obs if its label is @label (the text after
+ * "LABEL: "), else NULL. */
+static const char *obs_value(const char *obs, const char *label)
+{
+	size_t n = strlen(label);
+
+	if (strncmp(obs, label, n) || obs[n] != ':')
+		return NULL;
+	return obs + n + 1 + (obs[n + 1] == ' ');
+}
+
+/* Whether @got starts with @want, up to a space or its end. */
+static int obs_holds(const char *got, const char *want)
+{
+	size_t n = strlen(want);
+
+	return !strncmp(got, want, n) && (!got[n] || got[n] == ' ');
+}
+
+struct obs_seen {
+	int lines, wrong;
+	const char *got;	/* the first value that did not hold */
+};
+
+/* Every obs line of @label below @t (and @t's own), held against @want. */
+static void obs_walk(const struct ktap_test *t, const char *label,
+		     const char *want, struct obs_seen *seen)
+{
+	for (int i = 0; i < t->nobs; i++) {
+		const char *got = obs_value(t->obs[i], label);
+
+		if (!got)
+			continue;
+		seen->lines++;
+		if (!obs_holds(got, want)) {
+			seen->wrong++;
+			if (!seen->got)
+				seen->got = got;
+		}
+	}
+	for (int i = 0; i < t->nsub; i++)
+		obs_walk(t->sub[i], label, want, seen);
+}
+
+/* The "obs" lines, suite by suite in the order listed: one failure per
+ * label that is missing or reported another value, one pass per suite
+ * whose every label held.  Returns the failures. */
+static int expect_obs_check(const struct expectations *x,
+			    const struct ktap_log *l, const char *kernel)
+{
+	int bad = 0;
+
+	for (int i = 0; i < x->no; i++) {
+		const char *suite = x->o[i].suite, *only = NULL;
+		const struct ktap_test *t = top_suite(l, suite);
+		int labels = 0, lines = 0, wrong = 0, first = 1;
+		char *name;
+
+		for (int j = 0; j < i && first; j++)
+			first = strcmp(x->o[j].suite, suite);
+		if (!first)
+			continue;
+		/* "SUITE obs": apart from the suite's floors' result. */
+		if (asprintf(&name, "%s obs", suite) < 0)
+			exit(2);
+		for (int j = 0; j < x->ns; j++)
+			if (!strcmp(x->s[j].name, suite) && x->s[j].kernel &&
+			    strcmp(x->s[j].kernel, kernel))
+				only = x->s[j].kernel;
+		for (int j = i; j < x->no; j++) {
+			const struct expect_obs *e = &x->o[j];
+			struct obs_seen seen = { 0, 0, NULL };
+
+			if (strcmp(e->suite, suite))
+				continue;
+			labels++;
+			if (!t)
+				continue;
+			obs_walk(t, e->label, e->value, &seen);
+			lines += seen.lines;
+			if (!seen.lines) {
+				wrong++;
+				bad += expect_result(0, name, "%s: wanted \"%s\", "
+						     "got no such obs line in %s",
+						     e->label, e->value, suite);
+			} else if (seen.wrong) {
+				wrong++;
+				bad += expect_result(0, name, "%s: wanted \"%s\", "
+						     "got \"%s\" (%d of %d line%s)",
+						     e->label, e->value, seen.got,
+						     seen.wrong, seen.lines,
+						     seen.lines == 1 ? "" : "s");
+			}
+		}
+		if (!t && only)
+			expect_result(1, name, "%d obs label%s unchecked: %s only",
+				      labels, labels == 1 ? "" : "s", only);
+		else if (!t)
+			bad += expect_result(0, name, "%d obs label%s unchecked: "
+					     "suite missing", labels,
+					     labels == 1 ? "" : "s");
+		else if (!wrong)
+			expect_result(1, name, "%d obs label%s as listed (%d obs "
+				      "line%s)", labels, labels == 1 ? "" : "s",
+				      lines, lines == 1 ? "" : "s");
+		free(name);
+	}
+	return bad;
+}
+
 static int expect_main(const char *xpath, const char *log, const char *kernel,
 		       const char *path)
 {
-	struct expectations x = { NULL, 0, NULL, 0 };
+	struct expectations x = { NULL, 0, NULL, 0, NULL, 0 };
 	struct ktap_log l;
 	struct flat f;
 	int bad = 0;
@@ -879,6 +1044,7 @@ static int expect_main(const char *xpath, const char *log, const char *kernel,
 					     ktap_result_name(f.e[i].t->result),
 					     f.e[i].t->directive, kind);
 	}
+	bad += expect_obs_check(&x, &l, kernel);
 	/* An entry that allowed nothing would allow a future skip unseen:
 	 * it fails, as a stale allow-list entry does. */
 	for (int j = 0; j < x.nk; j++) {
@@ -930,12 +1096,43 @@ static int suites_main(const char *path)
 	return 0;
 }
 
+/* --obs: every obs line as "SUITE<TAB>LABEL<TAB>VALUE", in order. */
+static void obs_print(const struct ktap_test *t, const char *suite)
+{
+	for (int i = 0; i < t->nobs; i++) {
+		const char *o = t->obs[i];
+		int n = (int)strcspn(o, ":");
+		const char *v = o[n] ? o + n + 1 + (o[n + 1] == ' ') : "";
+
+		printf("%s\t%.*s\t%s\n", suite, n, o, v);
+	}
+	for (int i = 0; i < t->nsub; i++)
+		obs_print(t->sub[i], suite);
+}
+
+static int obs_main(const char *path)
+{
+	struct ktap_log l;
+	struct flat f;
+
+	if (load(path, "", &l, &f)) {
+		ktap_free(&l);
+		return 2;
+	}
+	for (int i = 0; i < l.root.nsub; i++)
+		obs_print(l.root.sub[i], l.root.sub[i]->name);
+	free_flat(&f);
+	ktap_free(&l);
+	return 0;
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: ktapdiff [--allow FILE --log NAME] BASELINE_LOG PATCHED_LOG\n"
 		"       ktapdiff --check [--json] LOG\n"
 		"       ktapdiff --expect FILE --log NAME --kernel KERNEL LOG\n"
-		"       ktapdiff --suites LOG\n");
+		"       ktapdiff --suites LOG\n"
+		"       ktapdiff --obs LOG\n");
 	return 2;
 }
 
@@ -952,6 +1149,8 @@ int main(int argc, char **argv)
 		return diff_main(NULL, NULL, argv[1], argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "--suites"))
 		return suites_main(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "--obs"))
+		return obs_main(argv[2]);
 	if (argc == 8 && !strcmp(argv[1], "--expect") &&
 	    !strcmp(argv[3], "--log") && !strcmp(argv[5], "--kernel"))
 		return expect_main(argv[2], argv[4], argv[6], argv[7]);

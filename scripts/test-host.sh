@@ -237,6 +237,27 @@ BUILD=$tmp/floors "$ROOT"/scripts/expect-floors.sh t 2>&1 | sed 's/REASON?$/for 
 got=$(grep -c '^suite ktap ' "$tmp/floors.txt")
 check expect-floors-roundtrip "$got suite lines; the run meets its own floors" \
 	"$BUILD"/host/ktapdiff --expect "$tmp/floors.txt" --log ktap --kernel patched "$ROOT/tests/data/expect_ok.log"
+# scripts/expect-obs.sh prints a run's obs content floors: the labels
+# the premises select, left out where the value is not an accepted one
+# (matrix_m32's caif connect), where the label's lines differ (reach's
+# bond_enslave) or where a "none" line excludes it (mptcp_join); fed
+# back with the run's floors, the run meets them.
+BUILD=$tmp/floors "$ROOT"/scripts/expect-obs.sh "$ROOT/tests/data/obs_two.log" "$ROOT/tests/data/obs_premises.txt" \
+	>"$tmp/obs.txt" 2>"$tmp/obs.err"
+got=$(awk '{ print $3 ":" $4 }' "$tmp/obs.txt" | paste -sd' ')
+want="matrix:inet4_tcp.bind_valid.bind matrix:inet4_tcp.connect_valid.connect matrix:caif.connect_valid.connect"
+want+=" matrix_m32:inet4_tcp.bind_valid.bind matrix_m32:inet4_tcp.connect_valid.connect reach:reach.bond_create"
+grep '^suite ' "$ROOT/tests/data/expect_obs.txt" >>"$tmp/obs.txt"
+check expect-obs-roundtrip "$(grep -c '^obs ' "$tmp/obs.txt") obs lines, $(grep -c '^left out: ' "$tmp/obs.err") left out; the run meets them" \
+	test "$got" = "$want" -a "$(grep -c -E '^left out: (matrix_m32 caif.connect|reach reach.bond_enslave)' "$tmp/obs.err")" = 2 \
+	-a -n "$("$BUILD"/host/ktapdiff --expect "$tmp/obs.txt" --log ktap --kernel patched "$ROOT/tests/data/obs_two.log" | grep -P '^pass\tmatrix obs\t')"
+# config/expect/obs-premises reads (a run without its labels: nothing
+# listed); a premise with another ACCEPT than ok, any, none or an errno
+# name stops naming its line.
+out=$(BUILD=$tmp/floors "$ROOT"/scripts/expect-obs.sh "$ROOT/tests/data/expect_ok.log" 2>&1 >/dev/null); rc=$?
+check expect-obs-premises-read "rc=$rc: $(grep -c 'matched no obs label' <<<"$out") premises matched no label of tests/data's run" \
+	test "$rc" = 0
+printf 'matrix  *.bind_valid.bind  ok;ENODEV  a typo\n' >"$tmp/premises-bad"
 not() { ! "$@"; }
 quiet() { "$@" >/dev/null; }
 # breaks NAME PATTERN COMMAND...: a judge run on broken data must fail
@@ -260,6 +281,8 @@ for r in 'rcu-stall|rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:' \
 	printf 'Linux version 6.12\n[   42.000000] %s\nreboot: Restarting system\n' "${r#*|}" >"$tmp/report.log"
 	breaks "console-report-${r%%|*}" "\\| .*${r#*|}" "$ROOT"/scripts/console-check.sh "$tmp/report.log"
 done
+breaks expect-obs-premises-bad '^premises-bad:1: ACCEPT "ok;ENODEV"' \
+	env BUILD="$tmp/floors" "$ROOT"/scripts/expect-obs.sh "$ROOT/tests/data/obs_two.log" "$tmp/premises-bad"
 expect_on() { "$BUILD"/host/ktapdiff --expect "$ROOT/tests/data/$1" --log ktap --kernel "$2" "$ROOT/tests/data/$3"; }
 # An allowed skip that matched no skipped case fails (a stale entry
 # would allow a future skip unseen), as a stale allow-list entry does;
@@ -433,7 +456,8 @@ cp "$ROOT"/tests/data/expect_ok.log "$rs/logs/run.log"
 out=$(BUILD=$rs RESULTS='' STAGE_LOG='' EXPECT_FILE=$ROOT/tests/data/expect_run.txt \
 	"$ROOT"/scripts/run-summary.sh "$rs/logs/run.log" 2>&1); rc=$?
 last=$(echo "$out" | tail -1)
-if [ "$rc" = 0 ] && [ -x "$rs/host/ktapdiff" ] && [ "$last" = "12 passed, 0 failed, 2 skipped" ]; then
+# (13: expect_run.txt's obs line is one result of its own.)
+if [ "$rc" = 0 ] && [ -x "$rs/host/ktapdiff" ] && [ "$last" = "13 passed, 0 failed, 2 skipped" ]; then
 	result pass run-summary-builds-host-tools
 else
 	result fail run-summary-builds-host-tools "rc=$rc, last line: $last"

@@ -92,6 +92,10 @@ grep -q '^ok [0-9]* setaddr_m32$' "$P" && breaks+=(compat-dropped)
 grep -q -E '^  +ok [0-9]+.*# *SKIP' "$P" && breaks+=(skip-stale)
 [ -s "$L/fuzz.out" ] && check_extra fuzz && breaks+=(fuzz-path-never-ok fuzz-digest-unrecorded)
 [ -f "$wb" ] && [ -f "$wp" ] && breaks+=(warnings-new)
+# The expectations' first obs content floor (none on an arch without a
+# measured run's: config/expect/README).
+obs_floor=$(awk '$1 == "obs" && $2 == "ktap" { print $3, $4; exit }' "$x")
+[ -n "$obs_floor" ] && breaks+=(obs-value)
 
 # No cgroup2 mount or a failing BPF probe: every bpf_sock_addr case skips.
 suite_edit bpf_sock_addr skip <"$P" >"$tmp/b1"
@@ -124,6 +128,15 @@ broke xfail-unlisted "one matrix case XFAIL" '^fail.*not an allowed xfail' expec
 # A suite nobody listed.
 sed 's/^ok \([0-9]*\) netdevs$/ok \1 netdevs_new/' "$P" >"$tmp/b6"
 broke suite-unlisted "a suite the expectations do not list" '^fail.*not listed' expect ktap patched "$tmp/b6"
+# A listed obs label that reported another value (its setup failed, on
+# one kernel or the same way on both): the obs content floor fails.
+if [ -n "$obs_floor" ]; then
+	read -r os ol <<<"$obs_floor"
+	awk -v p="# obs $ol: " '{ i = index($0, p); if (i) $0 = substr($0, 1, i + length(p) - 1) "broken=on-purpose" } { print }' \
+		"$P" >"$tmp/b7"
+	broke obs-value "$os's obs $ol reporting another value" "^fail.$os obs.$ol: wanted .*got \"broken=on-purpose\"" \
+		expect ktap patched "$tmp/b7"
+fi
 # Patch 15's KUnit suite not built (config.sh, Kconfig): the patched
 # console is then the baseline's.
 broke series-kunit-gone "patched console without sockaddr_unsized" '^fail.sockaddr_unsized.*suite missing' \

@@ -337,6 +337,65 @@ static void test_expect(void)
 			  data("expect_ok.log")) == 2);
 }
 
+/* Whether "ktapdiff --expect X --log ktap --kernel patched LOG" printed
+ * a line starting with @want (popen). */
+static int expect_says(const char *x, const char *log, const char *want)
+{
+	char cmd[1200], line[512];
+	int found = 0;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "'%s' --expect '%s' --log ktap --kernel "
+		 "patched '%s' 2>/dev/null", ktapdiff, x, log);
+	f = popen(cmd, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		found |= !strncmp(line, want, strlen(want));
+	pclose(f);
+	return found;
+}
+
+/* The "obs" lines: a label's value within its own suite's subtree
+ * (obs_two.log: matrix and matrix_m32 print the same labels, reach one
+ * label four times), every line of it, up to a word's end. */
+static void test_expect_obs(void)
+{
+	char log[512];
+
+	/* data()'s paths are reused after four calls: a copy of its own. */
+	snprintf(log, sizeof(log), "%s", data("obs_two.log"));
+
+	EXPECT(run_expect(data("expect_obs.txt"), "patched", log) == 0);
+	EXPECT(expect_says(data("expect_obs.txt"), log,
+			   "pass\treach obs\t2 obs labels as listed (3 obs lines)"));
+	/* Another value: matrix's line does not count for matrix_m32. */
+	EXPECT(run_expect(data("expect_obs_value.txt"), "patched", log) == 1);
+	EXPECT(expect_says(data("expect_obs_value.txt"), log,
+			   "fail\tmatrix_m32 obs\tcaif.connect_valid.connect: "
+			   "wanted \"ret=-1 errno=ENODEV\", got \"ret=-1 errno=EINVAL\""));
+	/* A missing label (printed in the other suite only). */
+	EXPECT(run_expect(data("expect_obs_missing.txt"), "patched", log) == 1);
+	EXPECT(expect_says(data("expect_obs_missing.txt"), log,
+			   "fail\tmatrix_m32 obs\tinet4_tcp.bind_valid.getsockname: "
+			   "wanted \"ret=0 errno=0\", got no such obs line in matrix_m32"));
+	/* One line of four with another value. */
+	EXPECT(run_expect(data("expect_obs_repeat.txt"), "patched", log) == 1);
+	EXPECT(expect_says(data("expect_obs_repeat.txt"), log,
+			   "fail\treach obs\treach.bond_enslave: wanted "
+			   "\"ret=0 errno=0\", got \"ret=-1 errno=EBUSY\" (1 of 4 lines)"));
+	/* A prefix that ends inside a word does not hold. */
+	EXPECT(run_expect(data("expect_obs_word.txt"), "patched", log) == 1);
+	/* A suite missing: its labels fail unchecked, once. */
+	EXPECT(run_expect(data("expect_obs.txt"), "patched",
+			  data("expect_ok.log")) == 1);
+	EXPECT(expect_says(data("expect_obs.txt"), data("expect_ok.log"),
+			   "fail\tmatrix obs\t3 obs labels unchecked: suite missing"));
+	/* A label listed twice, or an obs line without a value: errors. */
+	EXPECT(run_expect(data("expect_obs_dup.txt"), "patched", log) == 2);
+	EXPECT(run_expect(data("expect_obs_novalue.txt"), "patched", log) == 2);
+}
+
 /* The last line of "ktapdiff --check [--json] LOG" (popen). */
 static int check_output(const char *opt, const char *log, char *out, int size)
 {
@@ -393,6 +452,7 @@ static const struct {
 	{ "diff_exit_codes", test_diff_exit_codes },
 	{ "diff_allow_list", test_diff_allow_list },
 	{ "expect", test_expect },
+	{ "expect_obs", test_expect_obs },
 	{ "check_mode", test_check_mode },
 	{ "check_counts", test_check_counts },
 };

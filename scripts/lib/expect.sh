@@ -113,7 +113,8 @@ expect_partial() {
 # expect_check LOG FILE KERNEL [NAME]: one kernel's run (FILE, the log
 # LOG: ktap or console) against the expectations, one result per check
 # (expect-NAME-KERNEL-LOG: ..., NAME the arch's by default): every suite
-# listed and at its floors, every skip an allowed one.  ktapdiff ends 0,
+# listed and at its floors, every skip an allowed one, every listed obs
+# label with its value (one result per suite, one per label that fails).  ktapdiff ends 0,
 # 1 (a failed line for each expectation that failed) or 2 (it could not
 # judge); any other end (a crash, a kill) or a line that is not a
 # result fails, as does an exit status its lines do not explain.
