@@ -28,7 +28,7 @@ help:
 	@echo "Main:"
 	@echo "  make run           build the patched kernel, boot it in QEMU, run the guest suites (N passed, N failed)"
 	@echo "  make check         baseline vs patched, hardened clang-19, compared case by case + harness tests (what CI runs)"
-	@echo "  make check-full    make check + completeness, check-bisect, check-testmod, check-cross, check-btf, checkpatch, dkms-check, check-debian, check-arm64, check-6.1 (TREE=6.1 make check), check-distcc, coverage, check-fix"
+	@echo "  make check-full    make check + completeness, check-bisect, check-testmod, check-cross, check-btf, checkpatch, dkms-check, check-debian, check-arm64, check-6.1 (TREE=6.1 make check), check-distcc, coverage, premise-breaks, check-fix"
 	@echo "  make status        every pipeline's last record (ledger/): verdict, counts, commit, age, inputs changed since"
 	@echo "  make results       docs/results.md and README's generated blocks, written from ledger/"
 	@echo "Heavier checks (make check-full runs them):"

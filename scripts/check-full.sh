@@ -41,4 +41,6 @@ nested check-cross-6.1 "Linux 6.1: s390-only files, cross-compiled (gcc-12 + cla
 nested check-distcc "kernel objects through distcc (CCACHE_PREFIX) on 127.0.0.1" "$ROOT"/scripts/check-distcc.sh
 # make coverage: its results (builds, boots, the table's verdict) here.
 nested coverage "patch coverage: gcov kernels, every changed hunk executed or listed" "$ROOT"/scripts/coverage.sh
+# The guest premises broken once, on make check's own kernels.
+nested premise-breaks "each guest premise broken once: the cases fail on both kernels" "$ROOT"/tests/premise-breaks.sh
 nested check-fix "ieee802154 fix (patches/fixes): reproducer unfixed and fixed, fuzzer FUZZ_KNOWN=1" "$ROOT"/scripts/test-fix-ieee802154.sh
