@@ -24,11 +24,16 @@ SUITES ?= $(filter-out $(TREE_SKIP_SUITES),$(PEER_SUITES) netdevs sockaddr_matri
 
 all: help
 
+# What make check-full runs after make check: config/pipelines' rows
+# marked full (scripts/check-full.sh), by the names it gives them.
+CHECK_FULL_ROWS = $(shell awk '!/^\#/ && $$4 == "yes" { printf "%s%s%s%s", n++ ? ", " : "", $$1, \
+	($$2 == "6.12" ? "" : "-" $$2), ($$3 == "x86_64" ? "" : "-" $$3) }' config/pipelines)
+
 help:
 	@echo "Main:"
 	@echo "  make run           build the patched kernel, boot it in QEMU, run the guest suites (N passed, N failed)"
 	@echo "  make check         baseline vs patched, hardened clang-19, compared case by case + harness tests (what CI runs)"
-	@echo "  make check-full    make check + completeness, check-bisect, check-testmod, check-cross, check-btf, checkpatch, dkms-check, check-debian, check-arm64, check-6.1 (TREE=6.1 make check), check-distcc, coverage, premise-breaks, check-fix"
+	@echo "  make check-full    make check + $(CHECK_FULL_ROWS) (config/pipelines)"
 	@echo "  make status        every pipeline's last record (ledger/): verdict, counts, commit, age, inputs changed since"
 	@echo "  make results       docs/results.md and README's generated blocks, written from ledger/"
 	@echo "Heavier checks (make check-full runs them):"
