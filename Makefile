@@ -20,15 +20,20 @@ SUITES ?= $(filter-out $(TREE_SKIP_SUITES),$(PEER_SUITES) netdevs sockaddr_matri
 	setaddr tap_ioctl reach $(if $(COMPAT_CFLAGS),netdevs_m32 sockaddr_matrix_m32 setaddr_m32 tap_ioctl_m32))
 
 .PHONY: all run check check-full deps tree guest-bins debian-bins host-bins print-suites report cover-letter export bounds-demo bench compile-bench fuzz coverage \
-	test-host clean help deb check-debian check-arm64 status results
+	test-host clean help deb check-debian check-arm64 status results premise-breaks
 
 all: help
+
+# What make check-full runs after make check: config/pipelines' rows
+# marked full (scripts/check-full.sh), by the names it gives them.
+CHECK_FULL_ROWS = $(shell awk '!/^\#/ && $$4 == "yes" { printf "%s%s%s%s", n++ ? ", " : "", $$1, \
+	($$2 == "6.12" ? "" : "-" $$2), ($$3 == "x86_64" ? "" : "-" $$3) }' config/pipelines)
 
 help:
 	@echo "Main:"
 	@echo "  make run           build the patched kernel, boot it in QEMU, run the guest suites (N passed, N failed)"
 	@echo "  make check         baseline vs patched, hardened clang-19, compared case by case + harness tests (what CI runs)"
-	@echo "  make check-full    make check + completeness, check-bisect, check-testmod, check-cross, check-btf, checkpatch, dkms-check, check-debian, check-arm64, check-6.1 (TREE=6.1 make check), check-distcc, coverage, check-fix"
+	@echo "  make check-full    make check + $(CHECK_FULL_ROWS) (config/pipelines)"
 	@echo "  make status        every pipeline's last record (ledger/): verdict, counts, commit, age, inputs changed since"
 	@echo "  make results       docs/results.md and README's generated blocks, written from ledger/"
 	@echo "Heavier checks (make check-full runs them):"
@@ -50,6 +55,7 @@ help:
 	@echo "  make compile-bench kernel objects recompiled with glibc's default malloc and with malloc on huge pages, side by side (OBJECTS= ROUNDS=)"
 	@echo "  make fuzz          N= calls SEED= on the patched kernel: random sockaddr/set-address calls"
 	@echo "  make bounds-demo   out-of-bounds sa_data access: reported on patched, not on baseline"
+	@echo "  make premise-breaks each guest premise broken once (tests/premise-breaks/): the cases fail on both of make check's kernels"
 	@echo "The kernel as Debian packages:"
 	@echo "  make deb           the patched kernel via the tree's make bindeb-pkg (gcc-12; TOOLCHAIN=clang hardened), in build/deb/"
 	@echo "The series:"
@@ -145,6 +151,10 @@ fuzz:
 
 bounds-demo:
 	@scripts/tree.sh && scripts/guest.sh && scripts/bounds-demo.sh
+
+# The guest suites' premises, each broken once, on make check's kernels.
+premise-breaks:
+	@tests/premise-breaks.sh
 
 # Patch coverage: gcov kernels booted with every suite and the fuzzer;
 # per patch and hunk, executed on both kernels or listed (build/coverage/).

@@ -109,7 +109,7 @@ class Snapshot:
             if f[0] == "narrowing":
                 narrowing = f[1:]
                 continue
-            rows.append((f[0], f[1], f[2], " ".join(f[3:])))
+            rows.append((f[0], f[1], f[2], " ".join(f[4:])))
         return rows, narrowing
 
     def records(self):

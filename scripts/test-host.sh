@@ -511,6 +511,20 @@ else
 	result fail kernel-report-list-one-for-all "${missed[*]}"
 fi
 
+# config/pipelines, the rows the ledger and make check-full read: each
+# row's tree and arch profile exists and its command is a make target
+# (make -n: nothing run).
+bad=()
+while read -r pipe tree arch full cmd; do
+	read -ra words <<<"$cmd"
+	{ [ -f "$ROOT/config/tree/$tree" ] && [ -f "$ROOT/config/arch/$arch" ] &&
+		[[ $full == yes || $full == - ]] && [ "${words[0]}" = make ] &&
+		env -u TREE -u ARCH -u BUILD make -n -s -C "$ROOT" "${words[@]:1}" >/dev/null 2>&1; } ||
+		bad+=("$pipe/$tree/$arch")
+done < <(awk '!/^#/ && NF && $1 != "narrowing"' "$ROOT/config/pipelines")
+check pipelines-rows "every row of config/pipelines names a tree, an arch and a make target${bad[*]:+ (not: ${bad[*]})}" \
+	test "${#bad[@]}" = 0
+
 # make deb / make check-debian: install with dpkg, packaging names,
 # rootfs cache and mirror, bounded boot (no kernel build, no boot).
 runner_judge test-debian test-debian "$ROOT"/scripts/test-debian.sh

@@ -1,5 +1,5 @@
 # Verification targets, included by the main Makefile.
-#   make completeness [TREE=build/src-patched]   is the conversion complete?
+#   make completeness [SRC=build/src-patched]    is the conversion complete?
 #   make check-bisect [PATCHES=N COMPILERS=gcc CONFIGS=harness]
 #                     every patch compiles, no new W=1 warnings
 #   make check-cross  s390-only files of the series (net/iucv), cross-compiled per patch
@@ -7,10 +7,12 @@
 #   make check-fix    patches/fixes (the ieee802154 fix): unfixed kernel broken once, fixed kernel tested and fuzzed
 .PHONY: completeness check-bisect check-cross checkpatch check-testmod check-btf dkms-check check-distcc check-fix
 
-# Without TREE= it reads build/src-patched, which the tree stage makes.
+# Without SRC= (a tree folder) it reads the tree's patched tree
+# (build/src-patched), which the tree stage makes.  TREE= names the
+# kernel tree (config/tree), as everywhere.
 completeness:
-	@EXTRA_PKGS=coccinelle scripts/deps.sh && { [ -n "$(TREE)" ] || scripts/tree.sh >/dev/null; } && \
-		scripts/completeness.sh $(TREE)
+	@EXTRA_PKGS=coccinelle scripts/deps.sh && { [ -n "$(SRC)" ] || scripts/tree.sh >/dev/null; } && \
+		scripts/completeness.sh $(SRC)
 
 check-bisect:
 	@scripts/tree.sh >/dev/null && scripts/check-bisect.sh

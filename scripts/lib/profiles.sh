@@ -89,3 +89,15 @@ arch_profile() {
 	export ARCH_NAME ARCH_FILE GUEST_OUT=$BUILD/guest${ARCH_SUFFIX:-} \
 		GUEST_CC=${ARCH_GUEST_CC:-} COMPAT_CFLAGS=${ARCH_COMPAT_CFLAGS:-}
 }
+
+# full_rows: the pipelines make check-full runs (config/pipelines' rows
+# marked "full"), in order, one line each: the nested name (the
+# pipeline, -TREE and -ARCH added for a tree or arch not the default)
+# and the row's make command.
+full_rows() {
+	awk '!/^#/ && NF >= 5 && $1 != "narrowing" && $4 == "yes" {
+		name = $1 ($2 == "6.12" ? "" : "-" $2) ($3 == "x86_64" ? "" : "-" $3)
+		$1 = $2 = $3 = $4 = ""; sub(/^ +/, "")
+		print name, $0
+	}' "$ROOT/config/pipelines"
+}
