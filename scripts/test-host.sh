@@ -525,6 +525,18 @@ done < <(awk '!/^#/ && NF && $1 != "narrowing"' "$ROOT/config/pipelines")
 check pipelines-rows "every row of config/pipelines names a tree, an arch and a make target${bad[*]:+ (not: ${bad[*]})}" \
 	test "${#bad[@]}" = 0
 
+# Tree and arch profiles combined: the tree's check_extras narrow the
+# arch's (6.1 on arm64 runs none of x86_64's stages), and a key the tree
+# lacks does not keep a value inherited from another tree's pipeline.
+combo=""
+for ta in 6.12/x86_64 6.1/x86_64 6.12/arm64 6.1/arm64; do
+	combo+="$ta:$(TREE=${ta%/*} ARCH=${ta#*/} TREE_CHECK_EXTRAS=leaked TREE_NO_SUCH_KEY=leaked bash -c '. "$0"/scripts/lib.sh
+		for x in host-tests boot-faults bounds-demo fuzz; do check_extra "$x" && printf "%s," "$x"; done
+		printf "%s" "${TREE_NO_SUCH_KEY:-}"' "$ROOT") "
+done
+check profiles-combined "check_extras per tree/arch: $combo" test "$combo" = \
+	"6.12/x86_64:host-tests,boot-faults,bounds-demo,fuzz, 6.1/x86_64:host-tests,boot-faults,bounds-demo,fuzz, 6.12/arm64: 6.1/arm64: "
+
 # make deb / make check-debian: install with dpkg, packaging names,
 # rootfs cache and mirror, bounded boot (no kernel build, no boot).
 runner_judge test-debian test-debian "$ROOT"/scripts/test-debian.sh

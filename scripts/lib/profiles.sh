@@ -13,6 +13,12 @@ tree_profile() {
 		echo "ERROR: unknown TREE '$TREE_NAME' (config/tree has: $(find "$ROOT/config/tree" -type f ! -name README -printf '%f\n' | sort -V | xargs))" >&2
 		exit 1
 	fi
+	# A key this profile lacks must not keep another tree's value (a
+	# pipeline started from one of another tree inherits its exports).
+	local v
+	for v in $(compgen -v TREE_); do
+		[ "$v" = TREE_NAME ] || unset "$v"
+	done
 	while read -r key value; do
 		case $key in '' | '#'* | skip_suite) continue ;; esac
 		[ "$value" = - ] && value=

@@ -193,10 +193,15 @@ runner_judge() {
 	return 0
 }
 
-# check_extra NAME: NAME is one of the arch's make check stages beside
-# the comparison (config/arch's check_extras).
-# A tree profile's check_extras, where it has one, replaces the arch's.
-check_extra() { [[ " ${TREE_CHECK_EXTRAS-${ARCH_CHECK_EXTRAS:-}} " == *" $1 "* ]]; }
+# check_extra NAME: NAME is one of make check's stages beside the
+# comparison that the arch runs (config/arch's check_extras) and the
+# tree too (config/tree's check_extras, where it has one): a tree's list
+# narrows the arch's and never widens it, so TREE=6.1 ARCH=arm64 runs
+# no x86_64 stage on arm64.
+check_extra() {
+	[[ " ${ARCH_CHECK_EXTRAS:-} " == *" $1 "* ]] &&
+		{ [ -z "${TREE_CHECK_EXTRAS+set}" ] || [[ " $TREE_CHECK_EXTRAS " == *" $1 "* ]]; }
+}
 
 # nested NAME TITLE COMMAND...: a pipeline of its own (results_init ...
 # finish) as one stage, its every result counted in this one's, under
