@@ -40,7 +40,7 @@ harness_tests() {
 	# The results page and README's blocks as committed: what make
 	# results writes from HEAD's ledger and inputs (docs/results.md).
 	check results-page "docs/results.md and README's blocks as make results writes them" \
-		python3 "$ROOT"/scripts/ledger.py results --check || rc=1
+		python3 "$ROOT"/scripts/ledger.py results --check
 	stage_end
 	return "$rc"
 }

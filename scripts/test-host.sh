@@ -532,7 +532,7 @@ combo=""
 for ta in 6.12/x86_64 6.1/x86_64 6.12/arm64 6.1/arm64; do
 	combo+="$ta:$(TREE=${ta%/*} ARCH=${ta#*/} TREE_CHECK_EXTRAS=leaked TREE_NO_SUCH_KEY=leaked bash -c '. "$0"/scripts/lib.sh
 		for x in host-tests boot-faults bounds-demo fuzz; do check_extra "$x" && printf "%s," "$x"; done
-		printf "%s" "${TREE_NO_SUCH_KEY:-}"' "$ROOT") "
+		printenv TREE_NO_SUCH_KEY' "$ROOT") "
 done
 check profiles-combined "check_extras per tree/arch: $combo" test "$combo" = \
 	"6.12/x86_64:host-tests,boot-faults,bounds-demo,fuzz, 6.1/x86_64:host-tests,boot-faults,bounds-demo,fuzz, 6.12/arm64: 6.1/arm64: "
