@@ -525,6 +525,23 @@ done < <(awk '!/^#/ && NF && $1 != "narrowing"' "$ROOT/config/pipelines")
 check pipelines-rows "every row of config/pipelines names a tree, an arch and a make target${bad[*]:+ (not: ${bad[*]})}" \
 	test "${#bad[@]}" = 0
 
+# A skip's reason that says a pipeline runs the case ("make X runs it",
+# "make X and Y run it") names pipelines config/pipelines has a row of
+# for the expectation file's own tree and arch: a reason true on 6.12
+# x86_64 must not stand for arm64 or 6.1.
+bad=()
+for tf in 6.12:x86_64:x86_64 6.12:arm64:arm64 6.1:x86_64:6.1/x86_64 6.12:x86_64:debian; do
+	IFS=: read -r tree arch file <<<"$tf"
+	while read -r named; do
+		awk -v p="$named" -v t="$tree" -v a="$arch" '$1 == p && $2 == t && $3 == a { f = 1 } END { exit !f }' \
+			"$ROOT/config/pipelines" || bad+=("$file:$named")
+	done < <(grep '^skip' "$ROOT/config/expect/$file" |
+		grep -o -E 'make [a-z0-9-]+( and (make )?[a-z0-9-]+)? runs? it' |
+		sed -E 's/^make //; s/ runs? it$//; s/ and (make )?/\n/' | sort -u)
+done
+check skip-reasons-pipelines "every pipeline a skip reason says runs the case runs on that file's tree and arch${bad[*]:+ (not: ${bad[*]})}" \
+	test "${#bad[@]}" = 0
+
 # Tree and arch profiles combined: the tree's check_extras narrow the
 # arch's (6.1 on arm64 runs none of x86_64's stages), and a key the tree
 # lacks does not keep a value inherited from another tree's pipeline.

@@ -14,6 +14,7 @@ fuzz_path_floors() {
 # calls, and of calls that returned 0, in that run, one result each,
 # from the summary's "path NAME calls=N ok=M" lines; and the calls were
 # the recorded ones (the host dry run's digest for that N and seed).
+# A path the run printed that FILE does not list fails too.
 fuzz_paths() {
 	local seen name calls ok got c o want digest n=$2 seed=$3 file=$4
 	seen=$(sed -n 's/^ *path \([^ ]*\) calls=\([0-9]*\) ok=\([0-9]*\)$/\1 \2 \3/p' "$1")
@@ -27,6 +28,12 @@ fuzz_paths() {
 		check "fuzz-path-$name" "$c calls (floor $calls), $o ok (floor $ok)" \
 			test "$c" -ge "$calls" -a "$o" -ge "$ok"
 	done < <(fuzz_path_floors "$file")
+	# A path the guest counts that the file does not list is one whose
+	# floor nobody set: it fails until it has a line with its reason.
+	while read -r name calls ok; do
+		fuzz_path_floors "$file" | awk -v p="$name" '$1 == p { f = 1 } END { exit !f }' ||
+			result fail "fuzz-path-$name" "$calls calls, $ok ok: printed by the fuzzer, not listed in $(rel "$file")"
+	done <<<"$seen"
 	want=$(awk -v n="$n" -v s="$seed" '$1 == "digest" && $2 == n && $3 == s {print $4}' "$file")
 	digest=$(sed -n 's/^ *digest: *\([0-9a-f]*\) .*/\1/p' "$1")
 	if [ -z "$want" ]; then
