@@ -38,6 +38,7 @@ help:
 	@echo "  make results       docs/results.md and README's generated blocks, written from ledger/"
 	@echo "Heavier checks (make check-full runs them):"
 	@echo "  make completeness  Coccinelle + grep: unconverted callbacks and callers left in the patched tree"
+	@echo "  make upstream-oracle upstream 7.3 (trixie-backports, fetched as data) as the oracle: its converted functions in patched 6.12 and 6.1, each difference listed (config/upstream-oracle)"
 	@echo "  make check-bisect  every patch compiled on its own, gcc-12 and clang-19, W=1 (PATCHES=N ONLY=\"5 10\")"
 	@echo "  make checkpatch    the tree's checkpatch.pl --strict on every patch"
 	@echo "  make check-testmod bpf_testmod (an external module) built per patch"

@@ -25,39 +25,12 @@ cd "$tree"
 # (config/tree's helpers; 6.1 has no inet_bind_sk()/inet6_bind_sk()).
 named=$TREE_HELPERS
 
-# kfiles GREP-ARGS...: kernel sources matching; tools/ is userspace
-# except the BPF selftest module, which calls kernel_bind/connect.
-kfiles() {
-	{
-		grep -rl --exclude-dir=.git --exclude-dir=Documentation --exclude-dir=tools \
-			--exclude-dir='out-*' "$@" . || true
-		grep -rl "$@" tools/testing/selftests/bpf/bpf_testmod 2>/dev/null || true
-	} | sed 's|^\./||' | sort -u
-}
-
-# spatch_one MODE COCCI FILE: facts of one file, plus PARSE lines for
-# code spatch could not parse (it skips that code silently).
-spatch_one() {
-	local out
-	out=$(nice -n 15 spatch --verbose-parsing --timeout 120 -D "$1" --sp-file "$2" "$3" 2>&1) || true
-	grep -E $'^(INIT|DEF|STATIC|CALL)\t' <<<"$out" || true
-	awk -v f="$3" -v OFS='\t' '
-		index($0, " = File \"" f "\", line ") == 1 { l = $5; sub(/,/, "", l); print "PARSE", f, l }
-		/timeout \(we abort\)/ { print "PARSE", f, "timeout" }' <<<"$out" | sort -u
-}
-export -f spatch_one
-
-# run_spatch MODE LIST: one spatch per file, since a multi-file run is
-# one group matched across files (minutes, then a timeout).
-run_spatch() {
-	# shellcheck disable=SC2016 # expanded by the inner bash
-	xargs -a "$2" -r -n 1 -P "${JOBS:-2}" bash -c 'spatch_one "$@"' _ "$1" "$cocci"
-}
+# kfiles, spatch_one, run_spatch: scripts/lib/cocci.sh.
 
 stage "completeness of the sockaddr_unsized conversion in $(rel "$tree")"
 kfiles --include='*.c' -E 'proto_ops|struct proto |struct ipv6_bpf_stub|kernel_bind|kernel_connect|->(bind|connect|pre_connect|bind_add)\(|sock_bind_add|BPF_CGROUP_RUN_[A-Z0-9_]*SA_PROG|__cgroup_bpf_run_filter_sock_addr' >"$tmp/tables.list"
 note "spatch pass 1 (tables, callers): $(wc -l <"$tmp/tables.list") files"
-run_spatch tables "$tmp/tables.list" >"$tmp/facts"
+run_spatch tables "$tmp/tables.list" "$cocci" >"$tmp/facts"
 
 # grep's view of the same tables: entries spatch did not report mean it
 # could not parse that initialiser.
@@ -79,7 +52,7 @@ xargs -a "$tmp/tables.list" awk -v OFS='\t' '
 for n in $named; do printf 'INIT\t-\t%s\thelper\t-\t-\t%s\n' "$n" "$n"; done >>"$tmp/facts"
 kfiles --include='*.c' -wF -f "$tmp/names" | xargs -r grep -l sockaddr >"$tmp/defs.list" || true
 note "spatch pass 2 (definitions of $(wc -l <"$tmp/names") functions): $(wc -l <"$tmp/defs.list") files"
-run_spatch defs "$tmp/defs.list" >>"$tmp/facts"
+run_spatch defs "$tmp/defs.list" "$cocci" >>"$tmp/facts"
 
 awk -f "$ROOT/scripts/completeness.awk" "$tmp/facts" >"$tmp/verdicts"
 grep '^LEFT' "$tmp/verdicts" | cut -f2 >"$tmp/left" || true

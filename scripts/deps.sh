@@ -6,7 +6,7 @@ set -euo pipefail
 
 # Why each package: see README.md "Dependencies".
 # shellcheck disable=SC2206 # the arch's packages: a list by design
-PKGS=("$TREE_PACKAGE" $ARCH_PACKAGES make gcc-12 libc6-dev
+PKGS=($ARCH_PACKAGES make gcc-12 libc6-dev
 	clang-19 lld-19 llvm-19 bc bison flex libelf-dev libssl-dev
 	dwarves ccache cpio xz-utils kmod python3 git shellcheck
 	# rsync: make headers_install (the peer suites build against the uapi headers)
@@ -17,6 +17,10 @@ PKGS=("$TREE_PACKAGE" $ARCH_PACKAGES make gcc-12 libc6-dev
 	iproute2
 	# libz.a: guest/bpf_sock_addr links the tree's libbpf + libelf statically
 	zlib1g-dev)
+# The tree's package from the host's apt; a tree of another suite
+# (config/tree's suite: 7.3) is never installed: scripts/tree.sh
+# downloads it as data.
+[ -n "$TREE_SUITE" ] || PKGS=("$TREE_PACKAGE" "${PKGS[@]}")
 # EXTRA_PKGS: what one target needs, installed when it runs (coccinelle
 # for completeness, dkms & co. for dkms-check, debhelper for make deb,
 # mmdebstrap and e2fsprogs for check-debian).
@@ -47,5 +51,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 		die "apt-get could not install: ${missing[*]} (see $(rel "$log"))"
 	fi
 fi
-note "all ${#PKGS[@]} packages present; $TREE_PACKAGE $(dpkg-query -W -f '${Version}' "$TREE_PACKAGE")"
+if [ -n "$TREE_SUITE" ]; then
+	note "all ${#PKGS[@]} packages present; $TREE_PACKAGE $TREE_VERSION ($TREE_SUITE) is fetched as data by scripts/tree.sh"
+else
+	note "all ${#PKGS[@]} packages present; $TREE_PACKAGE $(dpkg-query -W -f '${Version}' "$TREE_PACKAGE")"
+fi
 stage_end

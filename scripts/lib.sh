@@ -9,6 +9,9 @@
 #   kbuild.sh    object folders, reproducible cached builds, the series
 #   qemu.sh      the one QEMU launcher of every test boot
 #   engine.sh    the one baseline-vs-patched engine: boot both, judge, compare
+#   cocci.sh     Coccinelle over a kernel tree, one file per spatch
+#   aptdata.sh   a Debian package of a pinned version fetched as data,
+#                another suite's from private apt state (never installed)
 # Here: what every script gets on sourcing (ROOT, the tree's and the
 # arch's profiles, BUILD).
 
@@ -28,6 +31,10 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$ROOT/scripts/lib/qemu.sh"
 # shellcheck source=lib/engine.sh
 . "$ROOT/scripts/lib/engine.sh"
+# shellcheck source=lib/cocci.sh
+. "$ROOT/scripts/lib/cocci.sh"
+# shellcheck source=lib/aptdata.sh
+. "$ROOT/scripts/lib/aptdata.sh"
 
 # The tree first: its build folder is BUILD's default.
 tree_profile

@@ -73,6 +73,37 @@ else
 	result fail arch-profiles-complete "${bad[*]}"
 fi
 
+# Tree profiles: every config/tree file sets every key config/tree/README
+# documents (those marked optional aside); a tree of another suite pins
+# its version; a series folder exists; a no_pipeline line names a
+# pipeline of config/pipelines, and no row there is one its tree refuses.
+bad=()
+keys=$(awk '/^#   [a-z_0-9]+ / { k = $2; desc[k] = ""; order[++n] = k; sub(/^#   [a-z_0-9]+ +/, ""); desc[k] = $0; next }
+	/^#      / && k != "" { desc[k] = desc[k] " " $0; next } { k = "" }
+	END { for (i = 1; i <= n; i++) if (desc[order[i]] !~ /\(optional/) print order[i] }' "$ROOT/config/tree/README")
+pipes=$(awk '!/^#/ && NF && $1 != "narrowing" { print $1 }' "$ROOT/config/pipelines" | sort -u)
+for f in "$ROOT"/config/tree/*; do
+	t=$(basename "$f")
+	[ "$t" = README ] && continue
+	for k in $keys; do
+		grep -q -E "^${k}[[:space:]]+[^[:space:]]" "$f" || bad+=("$t: no $k")
+	done
+	suite=$(sed -n 's/^suite[[:space:]]\+//p' "$f")
+	[ "$suite" = - ] || [ "$(sed -n 's/^version[[:space:]]\+//p' "$f")" != - ] || bad+=("$t: suite $suite without a version")
+	series=$(sed -n 's/^series[[:space:]]\+//p' "$f")
+	[ "$series" = - ] || [ -f "$ROOT/$series/series" ] || bad+=("$t: no $series/series")
+	while read -r _ p _; do
+		grep -qx -- "$p" <<<"$pipes" || bad+=("$t: no_pipeline $p is no pipeline of config/pipelines")
+		awk -v p="$p" -v t="$t" '!/^#/ && $1 == p && $2 == t { f = 1 } END { exit !f }' "$ROOT/config/pipelines" &&
+			bad+=("$t: config/pipelines has a row of $p, which it refuses")
+	done < <(grep -E '^no_pipeline[[:space:]]' "$f")
+done
+if [ ${#bad[@]} = 0 ] && [ -n "$keys" ]; then
+	result pass tree-profiles-complete "$(echo "$keys" | wc -w) keys in $(find "$ROOT/config/tree" -type f ! -name README | wc -l) profiles"
+else
+	result fail tree-profiles-complete "${bad[*]}"
+fi
+
 # TCG boots' extra kernel arguments: x86_64's tcg_append (config/arch)
 # under TCG, none under make bench's -icount or under KVM.
 want=$(sed -n 's/^tcg_append[[:space:]]\+//p' "$ROOT/config/arch/x86_64")
@@ -383,6 +414,17 @@ check tree-profile-6.1 "$(tree_of 6.1 2>&1)" test "$(tree_of 6.1 2>&1)" = "linux
 check tree-profile-default "$(tree_of "" 2>&1)" test "$(tree_of "" 2>&1)" = "linux-source-6.12 patches build"
 msg=$(tree_of 5.10 2>&1); rc=$?
 check tree-profile-unknown-refused "rc=$rc: $msg" test "$rc" != 0 -a -n "$(echo "$msg" | grep "unknown TREE '5.10'")"
+# A tree of another suite without series (7.3, upstream): its own build
+# folder, no series, and a pipeline it cannot run refused with its reason.
+check tree-profile-7.3 "$(tree_of 7.3 2>&1)" test "$(tree_of 7.3 2>&1)" = "linux-source-7.3  build/7.3"
+msg=$(TREE=7.3 BUILD=$tmp/t73 bash -c '. "$0"/scripts/lib.sh && results_init check && echo recorded' "$ROOT" 2>&1); rc=$?
+check tree-no-pipeline-refused "rc=$rc: $msg" test "$rc" = 2 -a -n "$(grep "cannot run check: no series" <<<"$msg")" -a -z "$(grep recorded <<<"$msg")"
+# Another suite's package is read with private apt state: its own
+# sources.list, lists and cache, no dpkg status (nothing downloaded here).
+got=$(bash -c '. "$0"/scripts/lib.sh && apt_data_opts trixie-backports "$1" && echo "${APT_DATA_OPTS[*]}"' "$ROOT" "$tmp/aptdata" 2>&1)
+check apt-data-private-state "$(grep -o "trixie-backports main" "$tmp/aptdata/sources.list" 2>/dev/null)" \
+	test -n "$(grep -F "Dir::State::status=/dev/null" <<<"$got")" -a -n "$(grep -F "Dir::State::Lists=$tmp/aptdata/lists" <<<"$got")" \
+	-a -n "$(grep -F " trixie-backports main" "$tmp/aptdata/sources.list" 2>/dev/null)"
 
 # One list of the variables the harness reads (config/variables): a
 # read with a default that is not listed fails, naming it.

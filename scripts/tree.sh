@@ -1,11 +1,16 @@
 #!/bin/bash
 # Unpack the tree's Debian source package (config/tree/$TREE: by default
 # linux-source-6.12) under build/, keep a pristine baseline commit, and
-# apply the tree's series (patches/series) with git am on a branch.
+# apply the tree's series (patches/series) with git am on a branch.  A
+# tree of another suite (config/tree's suite key: 7.3, trixie-backports)
+# is downloaded as data with private apt state (scripts/lib/aptdata.sh),
+# never installed; a tree without series (7.3: upstream has it) gets
+# the baseline worktree only.
 #
 # Usage: scripts/tree.sh [VARIANT...]   (idempotent; re-applies when
-#        patches change).  VARIANT: baseline, patched (default both; make
-#        run needs only the patched worktree).
+#        patches change).  VARIANT: baseline, patched (default both, or
+#        baseline alone for a tree without series; make run needs only
+#        the patched worktree).
 # Result: build/linux (git repo), tags "baseline"; branch "patched";
 #         worktrees build/src-baseline and build/src-patched (the bounds
 #         demo adds its own, scripts/bounds-demo.sh).
@@ -13,18 +18,40 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 variants=("$@")
-[ "$#" -gt 0 ] || variants=(baseline patched)
+if [ "$#" = 0 ]; then
+	variants=(baseline patched)
+	[ -n "$TREE_SERIES" ] || variants=(baseline)
+fi
 for v in "${variants[@]}"; do
 	case "$v" in baseline | patched) ;; *) die "unknown variant '$v' (baseline or patched)" ;; esac
+	[ "$v" != patched ] || [ -n "$TREE_SERIES" ] || [ -n "${SERIES_DIR:-}" ] ||
+		die "TREE=$TREE_NAME has no series (config/tree/$TREE_NAME): no patched tree, only baseline"
 done
-TARBALL=${TARBALL:-$TREE_TARBALL}
+# A suite's tree: the tarball is taken from the downloaded package,
+# into build/<build>/pkg/ at its path in the package.
+if [ -n "$TREE_SUITE" ]; then
+	TARBALL=${TARBALL:-$BUILD/pkg$TREE_TARBALL}
+else
+	TARBALL=${TARBALL:-$TREE_TARBALL}
+fi
 REPO=$BUILD/linux
 SERIES_DIR=${SERIES_DIR:-$SERIES_PATH}
 
 stage "tree"
 if [ ! -f "$REPO/.unpacked" ]; then
-	[ -f "$TARBALL" ] || die "$TREE_PACKAGE tarball missing: install the package (make deps)"
-	pkgver=$(dpkg-query -W -f '${Version}' "$TREE_PACKAGE" 2>/dev/null || echo unknown)
+	if [ -n "$TREE_SUITE" ] && [ "$TARBALL" = "$BUILD/pkg$TREE_TARBALL" ]; then
+		[ -n "$TREE_VERSION" ] || die "config/tree/$TREE_NAME: suite $TREE_SUITE without a version pin"
+		note "downloading $TREE_PACKAGE $TREE_VERSION ($TREE_SUITE) as data, apt state in $(rel "$BUILD/apt-$TREE_SUITE")"
+		deb=$(apt_data_fetch "$TREE_SUITE" "$TREE_PACKAGE" "$TREE_VERSION" "$BUILD/debs" \
+			"$BUILD/apt-$TREE_SUITE" "$BUILD" "config/tree/$TREE_NAME")
+		rm -rf "$BUILD/pkg"; mkdir -p "$BUILD/pkg"
+		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$BUILD/pkg" ".$TREE_TARBALL" ||
+			die "$(rel "$deb") has no $TREE_TARBALL"
+		pkgver=$(dpkg-deb -f "$deb" Version)
+	else
+		[ -f "$TARBALL" ] || die "$TREE_PACKAGE tarball missing: install the package (make deps)"
+		pkgver=$(dpkg-query -W -f '${Version}' "$TREE_PACKAGE" 2>/dev/null || echo unknown)
+	fi
 	rm -rf "$REPO"
 	need_space "$BUILD" 3000 "unpacking and committing the tree"
 	mkdir -p "$REPO"
@@ -72,10 +99,11 @@ for v in "${variants[@]}"; do
 done
 
 # The patched branch is rebuilt only when the series changes.
-sum=$(series_sum)
 if [ ! -d "$BUILD/src-patched" ]; then
-	: # only the baseline asked for
-elif [ "$(cat "$BUILD/patched.series-sum" 2>/dev/null)" != "$sum" ]; then
+	: # only the baseline asked for (or no series)
+elif [ -z "$SERIES_DIR" ]; then
+	die "no series to apply to $(rel "$BUILD/src-patched") (config/tree/$TREE_NAME has none)"
+elif sum=$(series_sum); [ "$(cat "$BUILD/patched.series-sum" 2>/dev/null)" != "$sum" ]; then
 	P=$BUILD/src-patched
 	git -C "$P" am --abort >/dev/null 2>&1 || true
 	git -C "$P" checkout -q -B patched baseline

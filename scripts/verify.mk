@@ -1,11 +1,12 @@
 # Verification targets, included by the main Makefile.
 #   make completeness [SRC=build/src-patched]    is the conversion complete?
+#   make upstream-oracle  upstream 7.3's conversions looked up in patched 6.12 and 6.1
 #   make check-bisect [PATCHES=N COMPILERS=gcc CONFIGS=harness]
 #                     every patch compiles, no new W=1 warnings
 #   make check-cross  s390-only files of the series (net/iucv), cross-compiled per patch
 #   make check-btf    the BPF suite on gcc-12 kernels with BTF (kfunc unix path rewrite)
 #   make check-fix    patches/fixes (the ieee802154 fix): unfixed kernel broken once, fixed kernel tested and fuzzed
-.PHONY: completeness check-bisect check-cross checkpatch check-testmod check-btf dkms-check check-distcc check-fix
+.PHONY: completeness upstream-oracle check-bisect check-cross checkpatch check-testmod check-btf dkms-check check-distcc check-fix
 
 # Without SRC= (a tree folder) it reads the tree's patched tree
 # (build/src-patched), which the tree stage makes.  TREE= names the
@@ -13,6 +14,11 @@
 completeness:
 	@EXTRA_PKGS=coccinelle scripts/deps.sh && { [ -n "$(SRC)" ] || scripts/tree.sh >/dev/null; } && \
 		scripts/completeness.sh $(SRC)
+
+# Its three trees (7.3 fetched as data, 6.12 and 6.1 patched) are
+# prepared by the script itself, each in its own build folder.
+upstream-oracle:
+	@EXTRA_PKGS=coccinelle scripts/deps.sh && scripts/upstream-oracle.sh
 
 check-bisect:
 	@scripts/tree.sh >/dev/null && scripts/check-bisect.sh

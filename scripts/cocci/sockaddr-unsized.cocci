@@ -8,10 +8,15 @@
 //   CALL   file line callee argument                  (-D tables)
 //   DEF    file line function old|new                 (-D defs)
 //   STATIC file line function        (-D defs, old static definitions)
+//   DEF    file line function storage  (-D storage: make upstream-oracle's
+//                                       set-address paths)
 // Two passes keep it fast: -D tables over files naming the tables or
 // callees, then -D defs only over files naming an assigned function.
+// scripts/upstream-oracle.sh runs -D defs -D storage over the files of
+// each tree that have sockaddr_unsized or a set-address path.
 virtual tables
 virtual defs
+virtual storage
 
 // Callbacks assigned in ops-table initialisers.
 @ops depends on tables@
@@ -75,6 +80,21 @@ T fn@p(..., struct sockaddr_unsized *a, ...) { ... }
 fn << newdef.fn; p << newdef.p;
 @@
 print("DEF\t%s\t%s\t%s\tnew" % (p[0].file, p[0].line, fn))
+
+// Definitions taking a struct sockaddr_storage * (the set-address
+// paths: dev_set_mac_address() and the functions that pass the address
+// to it), for make upstream-oracle only.
+@stordef depends on storage@
+identifier fn, a;
+type T;
+position p;
+@@
+T fn@p(..., struct sockaddr_storage *a, ...) { ... }
+
+@script:python@
+fn << stordef.fn; p << stordef.p;
+@@
+print("DEF\t%s\t%s\t%s\tstorage" % (p[0].file, p[0].line, fn))
 
 // Static old definitions: a static callback only serves tables in its
 // own file (raw_bind exists in net/ipv4 and net/can).

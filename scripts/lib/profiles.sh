@@ -20,12 +20,22 @@ tree_profile() {
 		[ "$v" = TREE_NAME ] || unset "$v"
 	done
 	while read -r key value; do
-		case $key in '' | '#'* | skip_suite) continue ;; esac
+		case $key in '' | '#'* | skip_suite | no_pipeline) continue ;; esac
 		[ "$value" = - ] && value=
 		declare -gx "TREE_${key^^}=$value"
 	done <"$file"
-	# The series folder, absolute: patches/ for 6.12.
-	export TREE_NAME SERIES_PATH=$ROOT/$TREE_SERIES
+	# The series folder, absolute: patches/ for 6.12 (empty for a tree
+	# without series).
+	export TREE_NAME SERIES_PATH=${TREE_SERIES:+$ROOT/$TREE_SERIES}
+}
+
+# tree_refuses PIPELINE: the reason this tree's no_pipeline line gives
+# for PIPELINE (config/tree; a tree without series runs no pipeline that
+# builds, boots or walks the patches), empty when it can run it.
+tree_refuses() {
+	[ -n "${TREE_NAME:-}" ] || return 0
+	awk -v p="$1" '$1 == "no_pipeline" && $2 == p { $1 = $2 = ""; sub(/^ +/, ""); print; exit }' \
+		"$ROOT/config/tree/$TREE_NAME"
 }
 
 # tree_skips: one skipped result per suite the tree cannot run

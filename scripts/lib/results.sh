@@ -56,7 +56,15 @@ result_counts() {
 }
 
 # results_init NAME: start $BUILD/NAME.results and NAME-stages.tsv.
+# A pipeline the tree cannot run (config/tree's no_pipeline) is refused
+# with its reason, exit 2, before anything is recorded.
 results_init() {
+	local why
+	why=$(tree_refuses "${1%"${ARCH_SUFFIX:-}"}")
+	if [ -n "$why" ]; then
+		echo "ERROR: TREE=$TREE_NAME cannot run $1: $why (config/tree/$TREE_NAME)" >&2
+		exit 2
+	fi
 	export PIPELINE=$1
 	export T_ALL; T_ALL=$(date +%s)
 	mkdir -p "$BUILD/logs"
