@@ -274,7 +274,10 @@ def make_help(snap):
         env = {k: v for k, v in os.environ.items() if k not in ("TREE", "ARCH", "BUILD", "MAKEFLAGS", "MAKELEVEL")}
         out = subprocess.run(["make", "-s", "--no-print-directory", "-C", top, "help"], capture_output=True,
                              text=True, check=True, env=env).stdout
-    return "```text\n" + out + "```\n"
+    # The entry points; the variables that follow them are config/variables'.
+    out = out.split("\nVariables", 1)[0].rstrip("\n") + "\n"
+    return ("```text\n" + out + "```\n\n"
+            "`make help` goes on with every variable the harness reads (config/variables).\n")
 
 
 def fill(text, name, body):
