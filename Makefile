@@ -19,7 +19,7 @@ export TOOLCHAIN TREE BUILD
 SUITES ?= $(filter-out $(TREE_SKIP_SUITES),$(PEER_SUITES) netdevs sockaddr_matrix bpf_sock_addr \
 	setaddr tap_ioctl reach $(if $(COMPAT_CFLAGS),netdevs_m32 sockaddr_matrix_m32 setaddr_m32 tap_ioctl_m32))
 
-.PHONY: all run check check-full deps tree guest-bins debian-bins host-bins print-suites report cover-letter export bounds-demo bench compile-bench fuzz coverage \
+.PHONY: all run check check-full deps tree guest-bins debian-bins host-bins print-suites report cover-letter export export-fixes upstream-boot bounds-demo bench compile-bench fuzz coverage \
 	test-host clean help deb check-debian check-arm64 status results premise-breaks
 
 all: help
@@ -39,6 +39,7 @@ help:
 	@echo "Heavier checks (make check-full runs them):"
 	@echo "  make completeness  Coccinelle + grep: unconverted callbacks and callers left in the patched tree"
 	@echo "  make upstream-oracle upstream 7.3 (trixie-backports, fetched as data) as the oracle: its converted functions in patched 6.12 and 6.1, each difference listed (config/upstream-oracle)"
+	@echo "  make upstream-boot upstream 7.3 built with the harness config, booted with the guest suites, beside patched 6.12 case by case (config/upstream-boot)"
 	@echo "  make check-bisect  every patch compiled on its own, gcc-12 and clang-19, W=1 (PATCHES=N ONLY=\"5 10\")"
 	@echo "  make checkpatch    the tree's checkpatch.pl --strict on every patch"
 	@echo "  make check-testmod bpf_testmod (an external module) built per patch"
@@ -47,7 +48,7 @@ help:
 	@echo "  make dkms-check    out-of-tree modules: every Debian 13 *-dkms (made for 6.12) + Debian 12's API users, dkms-built on baseline and patched, against config/expect/dkms"
 	@echo "  make check-distcc  kernel objects through ccache + distcc (CCACHE_PREFIX=distcc) against a distccd on 127.0.0.1"
 	@echo "  make coverage      patch coverage: gcov kernels boot every suite + fuzzer; each changed hunk executed on both or listed"
-	@echo "  make check-fix     patches/fixes (ieee802154 fix): reproducer breaks the unfixed kernel, passes on the fixed one; fuzzer FUZZ_KNOWN=1"
+	@echo "  make check-fix     the ieee802154 fixes (config/tree's fixes; TREE=7.3|6.12|6.1): reproducers break the unfixed kernel, pass on the fixed one; fuzzer FUZZ_KNOWN=1"
 	@echo "  make check-debian  baseline and patched as .debs, dpkg-installed in Debian 12, booted with systemd; daemons + suites compared"
 	@echo "  make check-arm64   make check ARCH=arm64: the comparison on arm64 (clang-19 cross build, qemu-system-aarch64 virt, TCG)"
 	@echo "Measurements and demonstrations:"
@@ -61,6 +62,7 @@ help:
 	@echo "  make deb           the patched kernel via the tree's make bindeb-pkg (gcc-12; TOOLCHAIN=clang hardened), in build/deb/"
 	@echo "The series:"
 	@echo "  make export FORMAT=stable|debian [SIGNOFF=\"Name <mail>\"]  for a stable or Debian maintainer, in build/export/"
+	@echo "  make export-fixes TREE=7.3 SIGNER=\"Name <mail>\" BASE=sha  the ieee802154 fixes, one send-ready mail each (no signer: refused)"
 	@echo "  make cover-letter  put make report's verification paragraph into patches/0000-cover-letter.patch"
 	@echo "Steps on their own:"
 	@echo "  make deps | tree | guest-bins | host-bins | test-host | clean"
@@ -134,6 +136,18 @@ cover-letter:
 # make export FORMAT=stable|debian [SIGNOFF="Name <mail>"]: build/export/FORMAT
 export:
 	@scripts/export.sh "$(FORMAT)"
+
+# make export-fixes [TREE=7.3] SIGNER="Name <mail>" BASE=<sha> [UPSTREAM="sha ..."]:
+# the tree's fixes (config/tree's fixes), one send-ready mail each, in
+# build/export/fixes-TREE (scripts/export-fixes.sh says why each is asked)
+export-fixes:
+	@scripts/export-fixes.sh mail "$(BUILD)/export/fixes-$(TREE)"
+
+# make upstream-boot: Linux 7.3 (upstream, the series merged) booted with
+# the guest suites, beside patched 6.12's make run, each difference
+# classified (config/upstream-boot)
+upstream-boot:
+	@env -u BUILD TREE=7.3 scripts/upstream-boot.sh
 
 bench:
 	@scripts/bench.sh

@@ -18,6 +18,18 @@
  *                        ARPHRD_IEEE802154 with TUNSETLINK, DGRAM bind()
  *   tun_rx               a frame of ETH_P_IEEE802154 written to such a tun:
  *                        ieee802154_rcv() -> ieee802154_dgram_deliver()
+ *   repro_socket_tun     the standalone reproducer repro/ieee802154_socket_tun.c
+ *                        run as uid 65534 on a tun it owns (as a
+ *                        maintainer would run it)
+ *   lowpan_bond_rx       6LoWPAN's receive handler (net/ieee802154/6lowpan/
+ *                        rx.c lowpan_rcv()): a 6LoWPAN interface on wpan0,
+ *                        wpan0 a port of a bond, a frame sent over the
+ *                        air by wpan1: the bond re-points the frame to
+ *                        itself, lowpan_rcv() reads its ieee802154_ptr
+ *   lowpan_userns_tun    the standalone reproducer repro/lowpan_rcv_userns.c
+ *                        run as uid 65534 while a 6LoWPAN interface is up:
+ *                        unshare -Urn, a tun made ARPHRD_IEEE802154, a
+ *                        frame written to it; skips without namespaces
  *   dgram_send_nowpan    the 802.15.4 interfaces deleted, a DGRAM
  *                        sendto() on an unbound socket: dgram_sendmsg()
  *                        takes the first device of the type, the tun
@@ -25,7 +37,8 @@
  * On an unfixed kernel each crash case ends the boot with a KASAN
  * null-ptr-deref report, so scripts/test-fix-ieee802154.sh boots one case
  * at a time there; on a fixed kernel bind() fails with ENODEV,
- * sendto() with ENXIO, the frame is dropped, and every case passes.
+ * sendto() with ENXIO, the frames are dropped, and every case passes.
+ * The standalone reproducers are packed as /bin/<name> (repro/).
  * Cases run: i154.cases=a,b on the kernel command line (i154.cases=all,
  * or none given: all, in the order above).  Every step prints
  *   # obs i154.<case>.<step>: ret=<int> errno=<ENAME|0>
@@ -52,6 +65,7 @@
 #include <arpa/inet.h>
 #include <linux/genetlink.h>
 #include <linux/if_arp.h>
+#include <linux/if_packet.h>
 #include <linux/if_link.h>
 #include <linux/if_tun.h>
 #include <linux/netlink.h>
@@ -526,6 +540,153 @@ TEST(tun_rx)
 	EXPECT_EQ(-EAGAIN, obs(c, "recv", sys(recv(s, buf, sizeof(buf), MSG_DONTWAIT))));
 	close(s);
 	close(fd);
+}
+
+/* --- the standalone reproducers (repro/) and 6LoWPAN ------------------ */
+
+/* Run /bin/@prog as uid 65534, its output printed as "# <case>: "
+ * diagnostic lines; its exit status (0: not affected), or -1. */
+static int run_as_nobody(const char *c, const char *prog)
+{
+	char line[256], path[64];
+	int p[2], status;
+	FILE *out;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "/bin/%s", prog);
+	if (obs(c, "repro_present", sys(access(path, X_OK))) || pipe(p))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		dup2(p[1], 1);
+		dup2(p[1], 2);
+		close(p[0]);
+		if (become_nobody(c))
+			_exit(126);
+		execl(path, prog, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	out = fdopen(p[0], "r");
+	while (out && fgets(line, sizeof(line), out)) {
+		printf("# %s: %s", c, line);
+		fflush(stdout);
+	}
+	if (out)
+		fclose(out);
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return obs(c, "repro_exit", WIFEXITED(status) ? WEXITSTATUS(status) : -EINTR);
+}
+
+TEST(repro_socket_tun)
+{
+	const char *c = "repro_socket_tun";
+	int fd;
+
+	CASE("repro_socket_tun");
+	ASSERT_EQ(0, tun_node_like_udev(c));
+	/* ip tuntap add dev tun154 mode tun user nobody */
+	fd = obs(c, "root_tunsetiff", tun_attach("tun154", IFF_TUN | IFF_NO_PI));
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, obs(c, "root_tunsetowner",
+			 sys(ioctl(fd, TUNSETOWNER, (unsigned long)NOBODY))));
+	ASSERT_EQ(0, obs(c, "root_tunsetpersist", sys(ioctl(fd, TUNSETPERSIST, 1UL))));
+	close(fd);
+	EXPECT_EQ(0, run_as_nobody(c, "ieee802154_socket_tun"));
+	/* Premise: the device the program made is of the type. */
+	EXPECT_EQ(ARPHRD_IEEE802154, obs(c, "tun_type", dev_type("tun154")));
+}
+
+/* A counter of @dev's /sys/class/net statistics, or -errno. */
+static long long net_stat(const char *dev, const char *name)
+{
+	char path[128];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/%s", dev, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -EINVAL;
+	fclose(f);
+	return v;
+}
+
+/* A 6LoWPAN interface "i154lp" on @wpan, up (lowpan_open() registers
+ * lowpan_rcv() for every namespace), if there is none yet. */
+static int lowpan_up(const char *c, const char *wpan)
+{
+	int ret;
+
+	if (!if_nametoindex("i154lp")) {
+		ret = obs(c, "newlink_lowpan", nl_newlink_on("i154lp", "lowpan", wpan, NULL));
+		if (ret)
+			return ret;
+	}
+	return obs(c, "lowpan_up", nl_link_up("i154lp"));
+}
+
+/* Send an 802.15.4 data frame, broadcast on PAN 0xffff, whose payload
+ * starts with 6LoWPAN's IPv6 dispatch, out of @dev by a packet socket
+ * (no AF_IEEE802154 lookup on the way). */
+static int send_air(const char *dev)
+{
+	static const unsigned char frame[] = {
+		0x41, 0x88, 0x07, 0xff, 0xff, 0xff, 0xff, 0x02, 0x00,
+		0x41, 0x60, 0, 0, 0,
+	};
+	struct sockaddr_ll ll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(ETH_P_IEEE802154),
+		.sll_ifindex = (int)if_nametoindex(dev),
+	};
+	int s = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0), ret;
+
+	if (s < 0)
+		return -errno;
+	ret = sys(sendto(s, frame, sizeof(frame), 0, (void *)&ll, sizeof(ll)));
+	close(s);
+	return ret;
+}
+
+TEST(lowpan_bond_rx)
+{
+	const char *c = "lowpan_bond_rx";
+	long long rx0, rx1;
+	int i;
+
+	CASE("lowpan_bond_rx");
+	if (!if_nametoindex("i154bond"))
+		ASSERT_EQ(ARPHRD_IEEE802154, make_master(c, "i154bond", "bond", "wpan0"));
+	ASSERT_EQ(0, obs(c, "bond_up", nl_link_up("i154bond")));
+	ASSERT_EQ(0, lowpan_up(c, "wpan0"));
+	ASSERT_EQ(0, obs(c, "wpan1_up", nl_link_up("wpan1")));
+	rx0 = net_stat("wpan0", "rx_packets");
+	EXPECT_LT(0, obs(c, "send_wpan1", send_air("wpan1")));
+	/* hwsim delivers from a workqueue: wait for the frame. */
+	for (i = 0; i < 50 && net_stat("wpan0", "rx_packets") == rx0; i++)
+		usleep(20000);
+	rx1 = net_stat("wpan0", "rx_packets");
+	/* Premise: the frame crossed the air to the bond's port. */
+	printf("# obs i154.%s.wpan0_rx_packets: %lld -> %lld\n", c, rx0, rx1);
+	EXPECT_LT(rx0, rx1);
+}
+
+TEST(lowpan_userns_tun)
+{
+	const char *c = "lowpan_userns_tun";
+
+	CASE("lowpan_userns_tun");
+	if (access("/proc/self/ns/user", F_OK) || access("/proc/self/ns/net", F_OK))
+		SKIP(return, "kernel without user or network namespaces");
+	ASSERT_EQ(0, tun_node_like_udev(c));
+	ASSERT_EQ(0, lowpan_up(c, if_nametoindex("i154bond") ? "wpan0" : "wpan1"));
+	EXPECT_EQ(0, run_as_nobody(c, "lowpan_rcv_userns"));
 }
 
 /* Last: it deletes the 802.15.4 interfaces. */

@@ -7,3 +7,9 @@ GUEST_SRCS_ieee802154_master := $(GUEST_DIR)/ieee802154_master.c \
 				$(GUEST_DIR)/nl.c $(GUEST_DIR)/nl.h \
 				$(GUEST_DIR)/guestenv.h $(SUITE_UTIL) \
 				$(KSELFTEST_HDRS)
+# The standalone reproducers (repro/), which the maintainer mails carry:
+# packed beside it as /bin/<name> and run by its repro_* and
+# lowpan_userns_tun cases, so that they stay true on every tree.
+IEEE802154_REPROS := ieee802154_socket_tun lowpan_rcv_userns
+GUEST_SRCS_ieee802154_socket_tun := $(HOSTMK_ROOT)/repro/ieee802154_socket_tun.c
+GUEST_SRCS_lowpan_rcv_userns := $(HOSTMK_ROOT)/repro/lowpan_rcv_userns.c

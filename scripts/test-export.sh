@@ -100,18 +100,58 @@ else
 		head -3 "$tmp/am.log"
 		result fail export-stable-git-am-same-tree "not the src-patched tree"
 	fi
-	# The fixes set (patches/fixes, scripts/export-fixes.sh): git am on
-	# the pristine tree, as 6.12.118 alone takes it.
-	if [ -f "$SERIES_PATH/fixes/series" ]; then
-		mapfile -t fixes < <(series_patches "$SERIES_PATH/fixes/series")
+	# The fixes set (config/tree's fixes, scripts/export-fixes.sh): git
+	# am on the pristine tree, as the tree alone takes it.
+	if [ -n "${TREE_FIXES:-}" ]; then
+		mapfile -t fixes < <(series_patches "$ROOT/$TREE_FIXES/series")
 		if reset_wt && git -C "$wt" -c user.name="$(project_name)" -c user.email="$(project_email)" \
 			am -q --keep-cr "${fixes[@]/#/$tmp/stable/fixes/}" >"$tmp/am-fixes.log" 2>&1 &&
-			grep -q "^Subject: \[PATCH $TREE_NAME.y 0/" "$tmp/stable/fixes/0000-cover-letter.patch"; then
-			result pass export-stable-fixes-git-am "${#fixes[@]} fix(es) + cover letter, git am on the pristine tree"
+			! grep -q -v "^Subject: \[PATCH $TREE_NAME.y\] " < <(grep -h '^Subject: ' "${fixes[@]/#/$tmp/stable/fixes/}"); then
+			result pass export-stable-fixes-git-am "${#fixes[@]} fix(es), one [PATCH $TREE_NAME.y] mail each, git am on the pristine tree"
 		else
 			head -3 "$tmp/am-fixes.log"
 			result fail export-stable-fixes-git-am "see the lines above"
 		fi
+	fi
+fi
+
+# --- the fixes as send-ready mails (make export-fixes) ---------------------
+if [ -n "${TREE_FIXES:-}" ]; then
+	base=$(printf '%040d' 0 | tr 0 a)
+	fx() { "$ROOT"/scripts/export-fixes.sh mail "$tmp/fx" 2>&1; }
+	msg=$(SIGNER='' BASE=$base fx); rc=$?
+	check export-fixes-refuses-without-signer "rc=$rc: $(tail -c 120 <<<"$msg")" \
+		eval '[ "$rc" != 0 ] && grep -q "Certificate of Origin" <<<"$msg" && [ ! -e "$tmp/fx" ]'
+	msg=$(SIGNER="$(project_identity)" BASE=$base fx); rc=$?
+	check export-fixes-refuses-project-identity "rc=$rc" \
+		eval '[ "$rc" != 0 ] && grep -q "no person answers for" <<<"$msg"'
+	msg=$(SIGNER='root <root@localhost>' BASE=$base fx); rc=$?
+	check export-fixes-refuses-localhost "rc=$rc" eval '[ "$rc" != 0 ] && grep -q localhost <<<"$msg"'
+	msg=$(SIGNER='A U Thor <author@example.com>' BASE=$base fx); rc=$?
+	check export-fixes-refuses-example "rc=$rc" eval '[ "$rc" != 0 ] && grep -q "example domain" <<<"$msg"'
+	# git's own test identity, allowed only here (EXPORT_FIXES_CHECK=1).
+	export_ok=1
+	msg=$(EXPORT_FIXES_CHECK=1 SIGNER='A U Thor <author@example.com>' BASE=$base UPSTREAM="$base $base" fx) || export_ok=0
+	if [ "$export_ok" = 1 ]; then
+		mapfile -t fixes < <(series_patches "$ROOT/$TREE_FIXES/series")
+		bad=()
+		for p in "${fixes[@]}"; do
+			m=$tmp/fx/$p
+			grep -q '^From: A U Thor <author@example.com>$' "$m" || bad+=("$p: From")
+			grep -q '^Signed-off-by: A U Thor <author@example.com>$' "$m" || bad+=("$p: sign-off")
+			grep -q '^To: .*@' "$m" && grep -q '^Cc: .*netdev@vger.kernel.org' "$m" || bad+=("$p: To/Cc")
+			grep -q "^base-commit: $base\$" "$m" || bad+=("$p: base-commit")
+			grep -q '^Reproducer (repro/' "$m" || bad+=("$p: reproducer")
+			! grep -q 'Written by the sockaddr_unsized' "$m" || bad+=("$p: the project's paragraph")
+			! grep -q -F "$(project_email)" "$m" || bad+=("$p: the project identity")
+			if [ -n "$SERIES_PATH" ]; then
+				grep -q "^commit $base upstream\.$" "$m" || bad+=("$p: commit ... upstream.")
+			fi
+		done
+		check export-fixes-mails "${#fixes[@]} mail(s): From and sign-off the signer's, To/Cc, reproducer, base-commit, checkpatch --strict clean${bad[*]:+; ${bad[*]}}" \
+			test "${#bad[@]}" = 0
+	else
+		result fail export-fixes-mails "$(tail -2 <<<"$msg")"
 	fi
 fi
 

@@ -5,7 +5,7 @@
 #                     every patch compiles, no new W=1 warnings
 #   make check-cross  s390-only files of the series (net/iucv), cross-compiled per patch
 #   make check-btf    the BPF suite on gcc-12 kernels with BTF (kfunc unix path rewrite)
-#   make check-fix    patches/fixes (the ieee802154 fix): unfixed kernel broken once, fixed kernel tested and fuzzed
+#   make check-fix    the tree's ieee802154 fixes (config/tree fixes): unfixed kernel broken once, fixed kernel tested and fuzzed
 .PHONY: completeness upstream-oracle check-bisect check-cross checkpatch check-testmod check-btf dkms-check check-distcc check-fix
 
 # Without SRC= (a tree folder) it reads the tree's patched tree

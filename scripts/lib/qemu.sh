@@ -104,3 +104,52 @@ qemu_judge() {
 	fi
 	return 0
 }
+
+# boot_suites KERNEL LOG NAME: the guest suites (print-suites) booted on
+# KERNEL, judged as any boot (console and KTAP beside LOG), results
+# boot-NAME[-guestN].  One TCG guest keeps one core, and its suites spend
+# most of their time waiting on sockets: with a second core, the 32-bit
+# suites (_m32) run in a second guest beside the first (RUN_GUESTS=1:
+# one guest).  The second first runs netdevs (when the list has it), so
+# that they find the devices it makes, as they do after it in one guest;
+# that run is judged here and not counted twice.  LOG's .ktap joins
+# their KTAP in run order and LOG their consoles; KUnit runs in the
+# first guest only.
+boot_suites() {
+	local kernel=$1 log=$2 name=$3 suites setup groups runs extra pids i glog
+	read -ra suites <<<"$(make -s -C "$ROOT" --no-print-directory BUILD="$BUILD" print-suites)"
+	suites=("${suites[@]##*/}") setup=netdevs
+	groups=("$(printf '%s\n' "${suites[@]}" | grep -v '_m32$' | paste -sd,)"
+		"$(printf '%s\n' "${suites[@]}" | grep '_m32$' | paste -sd,)")
+	[[ ",${groups[0]}," == *",$setup,"* ]] || setup=
+	# The accelerator probed once, not by both guests at once.
+	"$ROOT"/scripts/accel.sh "$kernel" >/dev/null
+	if [ "${RUN_GUESTS:-$(($(nproc) > 1 ? 2 : 1))}" = 1 ] || [ -z "${groups[0]}" ] || [ -z "${groups[1]}" ]; then
+		if "$ROOT"/scripts/boot.sh "$kernel" "$GUEST_OUT/initramfs.cpio" "$log"; then
+			result pass "boot-$name"
+		else
+			result fail "boot-$name" "console log: $(rel "$log")"
+		fi
+		return
+	fi
+	# What each guest runs, and the arguments that differ.
+	runs=("${groups[0]}" "${setup:+$setup,}${groups[1]}") extra=("" kunit.enable=0) pids=()
+	for i in 0 1; do
+		# shellcheck disable=SC2086 # extra: no word, or one
+		"$ROOT"/scripts/boot.sh "$kernel" "$GUEST_OUT/initramfs.cpio" "${log%.log}.guest$i.log" \
+			"suites=${runs[i]}" ${extra[i]} > >(sed -u "s/^/  [guest$i] /") 2>&1 &
+		pids+=($!)
+	done
+	for i in 0 1; do
+		glog=${log%.log}.guest$i.log
+		if ! wait "${pids[i]}"; then
+			result fail "boot-$name-guest$i" "console log: $(rel "$glog")"
+		elif [ "$i" = 1 ] && [ -n "$setup" ] && ! grep -a -q -E "^ok 1 $setup"$'\r?$' "${glog%.log}.ktap"; then
+			result fail "boot-$name-guest$i" "its first run of $setup did not pass, see $(rel "${glog%.log}.ktap")"
+		else
+			result pass "boot-$name-guest$i" "${runs[i]//,/ }"
+		fi
+	done
+	cat "${log%.log}".guest{0,1}.log >"$log"
+	ktap_join "${log%.log}.ktap" "${log%.log}".guest{0,1}.ktap
+}

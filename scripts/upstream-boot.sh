@@ -1,0 +1,65 @@
+#!/bin/bash
+# make upstream-boot: upstream as the run-time oracle.  Linux 7.3
+# (config/tree/7.3: Debian's linux-source-7.3, the series merged
+# upstream in v6.19) built with the harness config and booted with every
+# guest suite the tree can run, its results set case by case beside
+# patched 6.12's make run (the same suites, the same harness), and every
+# difference classified in config/upstream-boot: the same, or different
+# for a named upstream change that is not part of the series.  A
+# difference not listed fails, and so does an entry that matched
+# nothing (ktapdiff --allow).  Patched 6.12's run is made first when its
+# KTAP is missing (make run, nested).
+# Usage: scripts/upstream-boot.sh   (TOOLCHAIN=clang; run with TREE=7.3,
+# as make upstream-boot does)
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+tc=${TOOLCHAIN:-clang}
+[ -z "$SERIES_PATH" ] || die "make upstream-boot boots a tree without series (TREE=7.3), not TREE=$TREE_NAME"
+results_init upstream-boot
+tree_skips
+# Patched 6.12's make run, the other side (its own build folder).
+ref_build=$ROOT/build
+ref=$ref_build/logs/run-$tc$ARCH_SUFFIX-patched.ktap
+if [ ! -s "$ref" ]; then
+	nested run-6.12 "make run (patched 6.12, the other side)" \
+		env -u BUILD -u SUITES TREE=6.12 "$ROOT"/scripts/run.sh
+fi
+[ -s "$ref" ] || fatal reference "no KTAP of patched 6.12's make run at $(rel "$ref")"
+result pass reference "patched 6.12: $(rel "$ref")"
+
+"$ROOT"/scripts/tree.sh baseline || fatal tree "scripts/tree.sh failed"
+kdir=$(objdir baseline "$tc")
+bg_start guest "$ROOT"/scripts/guest.sh
+if "$ROOT"/scripts/build.sh "$BUILD/src-baseline" "$kdir" "$tc"; then
+	result pass "build-$tc-$TREE_NAME"
+else
+	bg_wait guest
+	fatal "build-$tc-$TREE_NAME" "see $(rel "$kdir")/build.log"
+fi
+bg_wait guest || fatal guest "guest programs did not build (see the messages above)"
+
+stage "boot $TREE_NAME ($tc)"
+log=$BUILD/logs/upstream-boot-$tc$ARCH_SUFFIX.log
+boot_suites "$(kernel_image "$kdir")" "$log" "$TREE_NAME"
+stage_end
+
+stage "$TREE_NAME beside patched 6.12, case by case (config/upstream-boot)"
+ktap=${log%.log}.ktap
+make -s -C "$ROOT" BUILD="$BUILD" host-bins || fatal host-bins "ktapdiff did not build"
+"$BUILD/host/ktapdiff" --check "$ktap" >"$BUILD/logs/upstream-boot.check" 2>&1
+counts=$(tail -1 "$BUILD/logs/upstream-boot.check")
+note "$TREE_NAME alone: $counts"
+out=$BUILD/logs/upstream-boot.diff
+"$BUILD/host/ktapdiff" --allow "$ROOT/config/upstream-boot" --log ktap "$ref" "$ktap" >"$out" 2>&1
+rc=$?
+# The per-suite table, then each difference (ALLOWED with its reason).
+sed 's/^/  /' "$out" | grep -v -E '^  (ALLOWED|DIFFERENT|ONLY-IN-)' | head -60
+grep -E '^(DIFFERENT|ONLY-IN-|STALE|BROAD)' "$out" | sed 's/^/  /' | head -40
+allowed=$(grep -c '^ALLOWED ' "$out" || true)
+if [ "$rc" = 0 ]; then
+	result pass upstream-boot-compare "$allowed differences, each classified in config/upstream-boot; $(tail -1 "$out")"
+else
+	result fail upstream-boot-compare "$(tail -1 "$out"), $allowed classified (see $(rel "$out"))"
+fi
+stage_end
+finish
