@@ -26,8 +26,7 @@ all: help
 
 # What make check-full runs after make check: config/pipelines' rows
 # marked full (scripts/check-full.sh), by the names it gives them.
-CHECK_FULL_ROWS = $(shell awk '!/^\#/ && $$4 == "yes" { printf "%s%s%s%s", n++ ? ", " : "", $$1, \
-	($$2 == "6.12" ? "" : "-" $$2), ($$3 == "x86_64" ? "" : "-" $$3) }' config/pipelines)
+CHECK_FULL_ROWS = $(shell python3 scripts/ledger.py rows --names)
 
 help:
 	@echo "Main:"

@@ -4,6 +4,7 @@
   ledger.py record PIPELINE P F S SECONDS   (finish() calls it)
   ledger.py status                          (make status)
   ledger.py results [--check]               (make results; make check's test)
+  ledger.py rows [--full|--names]           (config/pipelines for the shell and make)
 
 A record is ledger/<pipeline>.<tree>.<arch>.json, one per row of
 config/pipelines, written by the pipeline itself when it ends: its counts,
@@ -99,7 +100,7 @@ class Snapshot:
         return d
 
     def rows(self):
-        """config/pipelines: the rows (pipeline, tree, arch, command)
+        """config/pipelines: the rows (pipeline, tree, arch, command, full)
         and the narrowing variables."""
         rows, narrowing = [], []
         for line in (self.text("config/pipelines") or "").splitlines():
@@ -109,7 +110,7 @@ class Snapshot:
             if f[0] == "narrowing":
                 narrowing = f[1:]
                 continue
-            rows.append((f[0], f[1], f[2], " ".join(f[4:])))
+            rows.append((f[0], f[1], f[2], " ".join(f[4:]), f[3] == "yes"))
         return rows, narrowing
 
     def records(self):
@@ -193,7 +194,7 @@ def cmd_status(_argv):
     recs = snap.records()
     now = {}
     table = [("pipeline", "tree", "arch", "verdict", "counts", "commit", "age", "inputs")]
-    for pipe, tree, arch, _cmd in rows:
+    for pipe, tree, arch, _cmd, _full in rows:
         if tree not in now:
             now[tree] = snap.digests(tree)
         r = recs.get((pipe, tree, arch))
@@ -224,7 +225,7 @@ def page(snap):
            "the series itself.  `make status` adds each record's age.", "",
            "| pipeline | tree | arch | verdict | passed | failed | skipped | took | commit | date | inputs | rerun |",
            "|---|---|---|---|--:|--:|--:|--:|---|---|---|---|"]
-    for pipe, tree, arch, cmd in rows:
+    for pipe, tree, arch, cmd, _full in rows:
         if tree not in now:
             now[tree] = snap.digests(tree)
         r = recs.get((pipe, tree, arch))
@@ -244,7 +245,7 @@ def summary(snap):
     recs = snap.records()
     now = {}
     lines, ok = [], 0
-    for pipe, tree, arch, cmd in rows:
+    for pipe, tree, arch, cmd, _full in rows:
         if tree not in now:
             now[tree] = snap.digests(tree)
         r = recs.get((pipe, tree, arch))
@@ -325,8 +326,37 @@ def cmd_results(argv):
     return 0
 
 
+def row_name(pipeline, tree, arch):
+    """The name make check-full nests a row under: the pipeline, -TREE
+    and -ARCH added for a tree or arch not the default."""
+    return (pipeline + ("" if tree == "6.12" else "-" + tree)
+            + ("" if arch == "x86_64" else "-" + arch))
+
+
+def cmd_rows(argv):
+    """The one reader of config/pipelines for the shell and make: one
+    line per row, "NAME PIPELINE TREE ARCH FULL COMMAND" (FULL yes or -);
+    --full: only the rows make check-full runs, "NAME COMMAND"; --names:
+    those rows' names, comma-separated (make help)."""
+    if argv not in ([], ["--full"], ["--names"]):
+        raise SystemExit("usage: ledger.py rows [--full|--names]")
+    rows, _ = Snapshot().rows()
+    if argv == ["--names"]:
+        print(", ".join(row_name(*r[:3]) for r in rows if r[4]))
+        return 0
+    for pipeline, tree, arch, command, full in rows:
+        if argv == ["--full"]:
+            if full:
+                print(row_name(pipeline, tree, arch), command)
+        else:
+            print(row_name(pipeline, tree, arch), pipeline, tree, arch,
+                  "yes" if full else "-", command)
+    return 0
+
+
 def main(argv):
-    cmds = {"record": cmd_record, "status": cmd_status, "results": cmd_results}
+    cmds = {"record": cmd_record, "status": cmd_status, "results": cmd_results,
+            "rows": cmd_rows}
     if len(argv) < 2 or argv[1] not in cmds:
         print(__doc__.strip(), file=sys.stderr)
         return 2

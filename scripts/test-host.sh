@@ -81,7 +81,7 @@ bad=()
 keys=$(awk '/^#   [a-z_0-9]+ / { k = $2; desc[k] = ""; order[++n] = k; sub(/^#   [a-z_0-9]+ +/, ""); desc[k] = $0; next }
 	/^#      / && k != "" { desc[k] = desc[k] " " $0; next } { k = "" }
 	END { for (i = 1; i <= n; i++) if (desc[order[i]] !~ /\(optional/) print order[i] }' "$ROOT/config/tree/README")
-pipes=$(awk '!/^#/ && NF && $1 != "narrowing" { print $1 }' "$ROOT/config/pipelines" | sort -u)
+pipes=$(python3 "$ROOT/scripts/ledger.py" rows | awk '{ print $2 }' | sort -u)
 for f in "$ROOT"/config/tree/*; do
 	t=$(basename "$f")
 	[ "$t" = README ] && continue
@@ -94,7 +94,7 @@ for f in "$ROOT"/config/tree/*; do
 	[ "$series" = - ] || [ -f "$ROOT/$series/series" ] || bad+=("$t: no $series/series")
 	while read -r _ p _; do
 		grep -qx -- "$p" <<<"$pipes" || bad+=("$t: no_pipeline $p is no pipeline of config/pipelines")
-		awk -v p="$p" -v t="$t" '!/^#/ && $1 == p && $2 == t { f = 1 } END { exit !f }' "$ROOT/config/pipelines" &&
+		python3 "$ROOT/scripts/ledger.py" rows | awk -v p="$p" -v t="$t" '$2 == p && $3 == t { f = 1 } END { exit !f }' &&
 			bad+=("$t: config/pipelines has a row of $p, which it refuses")
 	done < <(grep -E '^no_pipeline[[:space:]]' "$f")
 done
@@ -557,13 +557,13 @@ fi
 # row's tree and arch profile exists and its command is a make target
 # (make -n: nothing run).
 bad=()
-while read -r pipe tree arch full cmd; do
+while read -r _name pipe tree arch full cmd; do
 	read -ra words <<<"$cmd"
 	{ [ -f "$ROOT/config/tree/$tree" ] && [ -f "$ROOT/config/arch/$arch" ] &&
 		[[ $full == yes || $full == - ]] && [ "${words[0]}" = make ] &&
 		env -u TREE -u ARCH -u BUILD make -n -s -C "$ROOT" "${words[@]:1}" >/dev/null 2>&1; } ||
 		bad+=("$pipe/$tree/$arch")
-done < <(awk '!/^#/ && NF && $1 != "narrowing"' "$ROOT/config/pipelines")
+done < <(python3 "$ROOT/scripts/ledger.py" rows)
 check pipelines-rows "every row of config/pipelines names a tree, an arch and a make target${bad[*]:+ (not: ${bad[*]})}" \
 	test "${#bad[@]}" = 0
 
@@ -572,11 +572,12 @@ check pipelines-rows "every row of config/pipelines names a tree, an arch and a 
 # for the expectation file's own tree and arch: a reason true on 6.12
 # x86_64 must not stand for arm64 or 6.1.
 bad=()
+rows=$(python3 "$ROOT/scripts/ledger.py" rows)
 for tf in 6.12:x86_64:x86_64 6.12:arm64:arm64 6.1:x86_64:6.1/x86_64 6.12:x86_64:debian; do
 	IFS=: read -r tree arch file <<<"$tf"
 	while read -r named; do
-		awk -v p="$named" -v t="$tree" -v a="$arch" '$1 == p && $2 == t && $3 == a { f = 1 } END { exit !f }' \
-			"$ROOT/config/pipelines" || bad+=("$file:$named")
+		awk -v p="$named" -v t="$tree" -v a="$arch" '$2 == p && $3 == t && $4 == a { f = 1 } END { exit !f }' \
+			<<<"$rows" || bad+=("$file:$named")
 	done < <(grep '^skip' "$ROOT/config/expect/$file" |
 		grep -o -E 'make [a-z0-9-]+( and (make )?[a-z0-9-]+)? runs? it' |
 		sed -E 's/^make //; s/ runs? it$//; s/ and (make )?/\n/' | sort -u)

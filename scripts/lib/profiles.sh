@@ -109,11 +109,7 @@ arch_profile() {
 # full_rows: the pipelines make check-full runs (config/pipelines' rows
 # marked "full"), in order, one line each: the nested name (the
 # pipeline, -TREE and -ARCH added for a tree or arch not the default)
-# and the row's make command.
+# and the row's make command; config/pipelines' one reader is ledger.py.
 full_rows() {
-	awk '!/^#/ && NF >= 5 && $1 != "narrowing" && $4 == "yes" {
-		name = $1 ($2 == "6.12" ? "" : "-" $2) ($3 == "x86_64" ? "" : "-" $3)
-		$1 = $2 = $3 = $4 = ""; sub(/^ +/, "")
-		print name, $0
-	}' "$ROOT/config/pipelines"
+	python3 "$ROOT/scripts/ledger.py" rows --full
 }
