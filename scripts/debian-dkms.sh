@@ -35,8 +35,8 @@ while read -r suite pkg files; do
 	ver=$(dkms_conf "$src" PACKAGE_VERSION)
 	dest=$root/usr/src/$name-$ver
 	rm -rf "$dest"; cp -a "$src" "$dest"
-	for fix in "$ROOT/dkms/$pkg".*.patch; do
-		[ -e "$fix" ] || continue
+	mapfile -t fixes < <(dkms_fixes "$suite" "$pkg")
+	for fix in "${fixes[@]}"; do
 		patch -d "$dest" -p1 -s -F0 <"$fix" || die "debian-dkms: $(basename "$fix") does not apply to $pkg ($suite)"
 		note "$name $ver: $(basename "$fix") applied"
 	done

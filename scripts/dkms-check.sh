@@ -7,7 +7,8 @@
 # configured with Debian's amd64 config (linux-config-6.12) and made
 # ready the way a linux-headers package is (modules_prepare, Debian's
 # Module.symvers), with gcc-12.  A module with a fix in dkms/
-# (PACKAGE.*.patch) is built again, fixed, on both kernels.
+# (PACKAGE.*.patch, or PACKAGE-UPSTREAMVERSION.*.patch for one version:
+# lib/kbuild.sh's dkms_fixes) is built again, fixed, on both kernels.
 #
 # Every outcome (builds, fails with its first error, excluded by the
 # module's own BUILD_EXCLUSIVE rules) is compared with
@@ -226,8 +227,9 @@ for m in "${mods[@]}"; do
 	# this version's source and built on both kernels; not where the
 	# source fails on the baseline already (Debian 12's ipt-netflow and
 	# OpenAFS: made for 6.1), as it would say nothing about the series.
-	for fix in "$ROOT/dkms/$p".*.patch; do
-		[ -e "$fix" ] || continue
+	# (dkms_fixes: a fix made for this upstream version if there is one.)
+	mapfile -t fixes < <(dkms_fixes "$s" "$p")
+	for fix in "${fixes[@]}"; do
 		if ! grep -q "^$s $p baseline builds" "$OUT" &&
 			! { ! wanted baseline && grep -qs "^$s $p baseline builds" "$EXPECT" "$W/outcomes"; }; then
 			note "  $(basename "$fix"): not built (the source fails on the baseline unfixed)"
@@ -303,8 +305,8 @@ table=$W/table.md
 		b=$(get baseline) pt=$(get patched) err=-
 		if [ "${pt%% *}" = fails ]; then err=${pt#fails }; elif [ "${b%% *}" = fails ]; then err=${b#fails }; fi
 		fix=- fixed=-
-		if compgen -G "$ROOT/dkms/$p.*.patch" >/dev/null; then
-			fix=$(basename "$(compgen -G "$ROOT/dkms/$p.*.patch" | head -1)")
+		if f=$(dkms_fixes "$s" "$p" | head -1) && [ -n "$f" ]; then
+			fix=$(basename "$f")
 			fixed="$(get fixed-baseline | cut -d' ' -f1) / $(get fixed-patched | cut -d' ' -f1)"
 			[ "$fixed" != " / " ] || fixed="not built (fails on the baseline unfixed)"
 		fi

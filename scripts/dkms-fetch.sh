@@ -2,7 +2,7 @@
 # One Debian binary package of a pinned version, downloaded with apt and
 # unpacked (dpkg-deb -x) as data: make dkms-check's module sources and
 # trixie's dkms, make check-debian's out-of-tree modules.  bookworm
-# comes from the host's own apt sources; any other suite (trixie) from
+# comes from the host's own apt sources; any other suite (trixie, sid) from
 # private apt state under build/dkms/apt-SUITE (scripts/lib/aptdata.sh,
 # which scripts/tree.sh shares for a tree of another suite): nothing of
 # it is installed and the host's apt is left as it was.

@@ -15,6 +15,25 @@ objdir() {
 # (PACKAGE_NAME, PACKAGE_VERSION), read as dkms reads it: sourced.
 dkms_conf() { bash -c "cd '$1' && . ./dkms.conf >/dev/null 2>&1; echo \"\$$2\""; }
 
+# dkms_fixes SUITE PACKAGE: the fixes of dkms/ for SUITE's PACKAGE, one
+# path a line: dkms/PACKAGE-UPSTREAM.*.patch where there are any for the
+# upstream version of dkms/modules' pin (epoch and Debian revision
+# dropped: lime-forensics-dkms-1.12.0.*.patch for 1.12.0-1), else
+# dkms/PACKAGE.*.patch; nothing when neither exists.
+dkms_fixes() {
+	local ver up f
+	ver=$(awk -v s="$1" -v p="$2" '$1 == s && $2 == p { print $3; exit }' "$ROOT/dkms/modules")
+	up=${ver#*:}; up=${up%-*}
+	for f in "$ROOT/dkms/$2-$up".*.patch; do
+		[ -e "$f" ] || break
+		printf '%s\n' "$f"
+	done | grep . && return 0
+	for f in "$ROOT/dkms/$2".*.patch; do
+		[ -e "$f" ] && printf '%s\n' "$f"
+	done
+	return 0
+}
+
 # series_patches [SERIES]: the patch file names a series file lists, in
 # order (comments and blank lines skipped); default the tree's series
 # (patches/series for 6.12).
