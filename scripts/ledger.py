@@ -86,12 +86,19 @@ class Snapshot:
         return h.hexdigest()[:16]
 
     def series_dir(self, tree):
-        prof = self.text(f"config/tree/{tree}") or ""
-        for line in prof.splitlines():
+        """The tree's series folder; for a tree without series (7.3,
+        upstream), the folder of the fixes it applies (config/tree's
+        fixes), so that a changed fix makes its records STALE."""
+        keys = {}
+        for line in (self.text(f"config/tree/{tree}") or "").splitlines():
             f = line.split(None, 1)
-            if len(f) == 2 and f[0] == "series":
-                return f[1].strip()
-        raise SystemExit(f"ledger: config/tree/{tree} names no series")
+            if len(f) == 2:
+                keys.setdefault(f[0], f[1].strip())
+        if "series" not in keys:
+            raise SystemExit(f"ledger: config/tree/{tree} names no series")
+        if keys["series"] == "-" and keys.get("fixes", "-") != "-":
+            return keys["fixes"]
+        return keys["series"]
 
     def digests(self, tree):
         d = {"series": self.digest([self.series_dir(tree)])}
