@@ -18,7 +18,7 @@
 # and "classified: N differing cases, M obs lines; U unclassified, S
 # rules matched nothing"; exits 1 if U or S is not 0.
 BEGIN { FS = "\t" }
-FNR == NR {
+FILENAME == ARGV[1] {
 	if ($0 ~ /^#/ || $0 ~ /^[[:space:]]*$/) next
 	n++
 	kind[n] = $1
