@@ -12,15 +12,7 @@ tree_skips
 "$ROOT"/scripts/deps.sh || fatal deps "package installation failed (see $(rel "$BUILD")/apt.log)"
 "$ROOT"/scripts/tree.sh patched || fatal tree "tree or series failed (see the messages above)"
 kdir=$(objdir patched "$tc")
-# The guest programs need only the tree: built beside the kernel.
-bg_start guest "$ROOT"/scripts/guest.sh
-if "$ROOT"/scripts/build.sh "$BUILD/src-patched" "$kdir" "$tc"; then
-	result pass "build-$tc-patched"
-else
-	bg_wait guest
-	fatal "build-$tc-patched" "see $(rel "$kdir")/build.log"
-fi
-bg_wait guest || fatal guest "guest programs did not build (see the messages above)"
+build_beside_guests "$BUILD/src-patched" "$kdir" patched
 
 stage "boot patched ($tc)"
 log=$BUILD/logs/run-$tc$ARCH_SUFFIX-patched.log

@@ -30,14 +30,7 @@ result pass reference "patched 6.12: $(rel "$ref")"
 
 "$ROOT"/scripts/tree.sh baseline || fatal tree "scripts/tree.sh failed"
 kdir=$(objdir baseline "$tc")
-bg_start guest "$ROOT"/scripts/guest.sh
-if "$ROOT"/scripts/build.sh "$BUILD/src-baseline" "$kdir" "$tc"; then
-	result pass "build-$tc-$TREE_NAME"
-else
-	bg_wait guest
-	fatal "build-$tc-$TREE_NAME" "see $(rel "$kdir")/build.log"
-fi
-bg_wait guest || fatal guest "guest programs did not build (see the messages above)"
+build_beside_guests "$BUILD/src-baseline" "$kdir" "$TREE_NAME"
 
 stage "boot $TREE_NAME ($tc)"
 log=$BUILD/logs/upstream-boot-$tc$ARCH_SUFFIX.log

@@ -180,3 +180,19 @@ kbuild_cmd() {
 		sed -E 's/^ccache //; s/-Wp,-MMD,[^ ]+ //; s/ +; .*$//'
 }
 export -f kbuild_cmd
+
+# build_beside_guests SRC KDIR NAME: the kernel of SRC built in KDIR
+# (scripts/build.sh, TOOLCHAIN) with the guest programs and initramfs
+# built beside it (they need only the tree); result build-TC-NAME, and
+# the pipeline ends (fatal) when either fails.
+build_beside_guests() {
+	local src=$1 kdir=$2 name=$3 tc=${TOOLCHAIN:-clang}
+	bg_start guest "$ROOT"/scripts/guest.sh
+	if "$ROOT"/scripts/build.sh "$src" "$kdir" "$tc"; then
+		result pass "build-$tc-$name"
+	else
+		bg_wait guest
+		fatal "build-$tc-$name" "see $(rel "$kdir")/build.log"
+	fi
+	bg_wait guest || fatal guest "guest programs did not build (see the messages above)"
+}
