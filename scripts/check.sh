@@ -69,7 +69,9 @@ fuzz_stage() {
 	if scripts/fuzz.sh "$n" "${FUZZ_SEED:-1}" >"$BUILD/logs/fuzz.out" 2>&1; then
 		result pass fuzz "$n calls, seed ${FUZZ_SEED:-1}, 0 kernel reports"
 	else
-		result fail fuzz "$n calls, seed ${FUZZ_SEED:-1}: see $(rel "$BUILD/logs/fuzz.out")"
+		# The reason in the result itself: a CI log cut to its failures
+		# still says whether a report, the time bound or the boot ended it.
+		result fail fuzz "$n calls, seed ${FUZZ_SEED:-1}: $(fuzz_why "$BUILD/logs/fuzz.out"); see $(rel "$BUILD/logs/fuzz.out")"
 	fi
 	if wait "$selftest"; then
 		result fail fuzz-watcher-selftest "an injected WARNING went unnoticed"

@@ -104,12 +104,14 @@ else
 	result fail tree-profiles-complete "${bad[*]}"
 fi
 
-# TCG boots' extra kernel arguments: x86_64's tcg_append (config/arch)
-# under TCG, none under make bench's -icount or under KVM.
+# TCG boots' extra kernel arguments: RCU's stall timeout under any TCG
+# boot, x86_64's tcg_append (config/arch) only without make bench's
+# -icount, nothing under KVM.
 want=$(sed -n 's/^tcg_append[[:space:]]\+//p' "$ROOT/config/arch/x86_64")
+rcu=rcupdate.rcu_cpu_stall_timeout=300
 got=$(ARCH=x86_64 bash -c ". '$ROOT/scripts/lib.sh'; echo \"tcg[\$(tcg_append tcg)]\" \
 	\"icount[\$(QEMU_EXTRA='-icount shift=0,sleep=off' tcg_append tcg)]\" \"kvm[\$(tcg_append kvm)]\"" 2>&1)
-check tcg-append-only-without-icount "$got" [ "$got" = "tcg[ $want] icount[] kvm[]" ]
+check tcg-append-only-without-icount "$got" [ "$got" = "tcg[ $rcu $want] icount[ $rcu] kvm[]" ]
 
 # Console judge: a sanitizer report fails and is quoted; a clean log passes.
 printf 'Linux version 6.12\nBUG: KASAN: slab-out-of-bounds in x\n' >"$tmp/dirty.log"

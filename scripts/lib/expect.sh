@@ -43,6 +43,16 @@ fuzz_paths() {
 	fi
 }
 
+# fuzz_why FUZZ_OUT: why a failed fuzz run failed, on one line: the
+# fuzzer's kernel report or time-bound line, else scripts/fuzz.sh's
+# first reason.
+fuzz_why() {
+	local why
+	why=$(grep -a -m 1 -E 'kernel report (after|during)|time bound [0-9]+s reached' "$1" | sed 's/^ *//')
+	[ -n "$why" ] || why=$(sed -n '/^fuzz: FAIL/{n;s/^ *//;p;q}' "$1")
+	echo "${why:-no reason printed}" | cut -c1-200
+}
+
 # report_patterns: config/kernel-reports without its comments.
 report_patterns() {
 	grep -v -E '^(#|$)' "$ROOT/config/kernel-reports"

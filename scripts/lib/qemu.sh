@@ -4,13 +4,20 @@
 # Part of scripts/lib.sh, which sources it; never run on its own.
 
 # tcg_append ACCEL: more kernel arguments for a boot under ACCEL, with a
-# space before them: config/arch's tcg_append under TCG without -icount
-# in QEMU_EXTRA (the guest's clocks then follow the host's load),
-# nothing otherwise (KVM; make bench's -icount).
+# space before them.  Under TCG: RCU's CPU stall timeout at its maximum,
+# 300 s (the default 21 s is wall time an emulated CPU on a loaded host
+# can spend in one long kernel path; syzkaller's emulated-VM configs use
+# 300 for the same reason), so "detected stalls" in config/kernel-reports
+# still catches a real stall and no longer the host's load; plus
+# config/arch's tcg_append without -icount in QEMU_EXTRA (the guest's
+# clocks then follow the host's load).  Nothing under KVM.
 tcg_append() {
-	if [ "$1" = tcg ] && [[ " ${QEMU_EXTRA:-} " != *" -icount "* ]] && [ -n "${ARCH_TCG_APPEND:-}" ]; then
-		echo " $ARCH_TCG_APPEND"
+	[ "$1" = tcg ] || return 0
+	printf ' rcupdate.rcu_cpu_stall_timeout=300'
+	if [[ " ${QEMU_EXTRA:-} " != *" -icount "* ]] && [ -n "${ARCH_TCG_APPEND:-}" ]; then
+		printf ' %s' "$ARCH_TCG_APPEND"
 	fi
+	echo
 }
 
 # boot_append ACCEL: the kernel arguments of every boot of a test kernel
