@@ -34,12 +34,13 @@
  *
  * --expect checks one kernel's log against the expectations FILE
  * (config/expect/<arch>; config/expect/README describes the "suite",
- * "skip", "xfail" and "todo" lines): every suite of the log is listed,
+ * "skip", "xfail", "todo" and "xpass" lines): every suite of the log is listed,
  * each listed suite passed with at least its floor of passed cases and
  * obs lines (a suite listed for the other kernel only must be absent),
- * and every skipped case is an allowed skip.  A case that says "# XFAIL"
- * or "# TODO" is counted apart, never as a passed case, and must be
- * listed the same way.  An entry that allowed nothing fails, as a stale
+ * and every skipped case is an allowed skip.  A case that says "# XFAIL",
+ * "# TODO" or "# XPASS" (an expected failure that passed: the test's own
+ * expectation is wrong) is counted apart, never as a passed case, and
+ * must be listed the same way.  An entry that allowed nothing fails, as a stale
  * allow-list entry does (unless its suite runs on the other kernel only).
  * Each "obs" line names an obs label of one suite and the value it must
  * report there: every line of that label below that suite (and only
@@ -49,7 +50,7 @@
  * "pass|fail<TAB>NAME<TAB>DETAIL", and nothing else on stdout.
  *
  * --suites prints "suite NAME PASSED OBS" per top-level test, then
- * "skip PATH", "xfail PATH" or "todo PATH" per such case: the counts
+ * "skip PATH", "xfail PATH", "todo PATH" or "xpass PATH" per such case: the counts
  * --expect compares with its floors.
  *
  * --obs prints every obs line of the log as "SUITE<TAB>LABEL<TAB>VALUE"
@@ -621,17 +622,17 @@ struct expect_suite {
 	int min_passed, min_obs, line;
 };
 
-/* "skip", "xfail" and "todo" lines: a case that may say so. */
+/* "skip", "xfail", "todo" and "xpass" lines: a case that may say so. */
 struct expect_skip {
 	const char *kind;
 	char *glob, *reason;
 	int used;
 };
 
-static const char *const allowed_kinds[] = { "skip", "xfail", "todo" };
+static const char *const allowed_kinds[] = { "skip", "xfail", "todo", "xpass" };
 
-/* The line kind a case must be allowed by: "skip", "xfail", "todo", or
- * NULL for a case that ran as it should (passed or failed). */
+/* The line kind a case must be allowed by: "skip", "xfail", "todo",
+ * "xpass", or NULL for a case that ran as it should (passed or failed). */
 static const char *case_kind(const struct ktap_test *t)
 {
 	if (t->result == KTAP_SKIP)
@@ -640,6 +641,8 @@ static const char *case_kind(const struct ktap_test *t)
 		return "xfail";
 	if (t->directive && !strcmp(t->directive, "TODO"))
 		return "todo";
+	if (t->directive && !strcmp(t->directive, "XPASS"))
+		return "xpass";
 	return NULL;
 }
 
@@ -701,7 +704,7 @@ static int load_expect(const char *path, const char *log,
 		long p, o;
 
 		lineno++;
-		/* "skip", "xfail", "todo" lines: the fourth word is the
+		/* "skip", "xfail", "todo", "xpass" lines: the fourth word is the
 		 * reason, to the end; "obs" lines: the fifth is the value. */
 		n = split_words(line, w, kind ? 4 : obs ? 5 : 6);
 		if (!n)
@@ -751,7 +754,7 @@ static int load_expect(const char *path, const char *log,
 	}
 	if (ret == -1)
 		fprintf(stderr, "ktapdiff: expectations %s:%d: not \"suite LOG "
-			"NAME PASSED OBS [baseline|patched]\" nor \"skip|xfail|todo "
+			"NAME PASSED OBS [baseline|patched]\" nor \"skip|xfail|todo|xpass "
 			"LOG CASE REASON\" nor \"obs LOG SUITE LABEL VALUE\"\n",
 			shown(path), lineno);
 	free(line);
@@ -779,20 +782,20 @@ static void free_expect(struct expectations *x)
 	free(x->o);
 }
 
-/* A passed case, for the floors: "ok" without "# XFAIL" or "# TODO"
- * (an expected failure that says ok is counted apart). */
+/* A passed case, for the floors: "ok" without "# XFAIL", "# TODO" or
+ * "# XPASS" (an expected failure that says ok is counted apart). */
 static int passed_case(const struct ktap_test *t)
 {
 	return t->result == KTAP_PASS && !case_kind(t);
 }
 
-/* An XFAIL or TODO case: counted apart. */
+/* An XFAIL, TODO or XPASS case: counted apart. */
 static int apart_case(const struct ktap_test *t)
 {
 	return case_kind(t) && t->result != KTAP_SKIP;
 }
 
-/* Passed cases, obs lines and XFAIL/TODO cases below a suite, the
+/* Passed cases, obs lines and XFAIL/TODO/XPASS cases below a suite, the
  * suite's own obs too; a suite without nested results is its one case. */
 static void nested_counts(const struct ktap_test *t, int *passed, int *obs,
 			  int *apart)
@@ -999,7 +1002,7 @@ static int expect_main(const char *xpath, const char *log, const char *kernel,
 		}
 		suite_counts(t, &passed, &obs, &apart);
 		snprintf(apart_note, sizeof(apart_note),
-			 ", %d XFAIL/TODO (not passed)", apart);
+			 ", %d XFAIL/TODO/XPASS (not passed)", apart);
 		bad += expect_result(t->result == KTAP_PASS &&
 				     passed >= e->min_passed && obs >= e->min_obs,
 				     e->name, "%s%s%s, %d passed (floor %d), %d obs (floor %d)%s",
@@ -1020,7 +1023,7 @@ static int expect_main(const char *xpath, const char *log, const char *kernel,
 			bad += expect_result(0, name, "ran, not listed in %s",
 					     shown(xpath));
 	}
-	/* Every skip (XFAIL, TODO) is an allowed one, by the first entry of
+	/* Every skip (XFAIL, TODO, XPASS) is an allowed one, by the first entry of
 	 * its kind that matches. */
 	for (int i = 0; i < f.n; i++) {
 		const char *kind = case_kind(f.e[i].t);
@@ -1062,7 +1065,8 @@ static int expect_main(const char *xpath, const char *log, const char *kernel,
 			bad += expect_result(0, k->glob, "0 allowed %ss: the entry "
 					     "matched no %s case: %s", k->kind,
 					     !strcmp(k->kind, "skip") ? "skipped" :
-					     !strcmp(k->kind, "xfail") ? "XFAIL" : "TODO",
+					     !strcmp(k->kind, "xfail") ? "XFAIL" :
+					     !strcmp(k->kind, "xpass") ? "XPASS" : "TODO",
 					     k->reason);
 	}
 	free_flat(&f);

@@ -60,7 +60,7 @@ pair_boot_results boot-debian "$logs/debian" login_time
 for v in "${VARIANTS[@]}"; do
 	grep -a -E '^ *(not )?ok [0-9]+ (networkd|sshd|dnsmasq)_' "$logs/debian-$v.ktap" | sed "s/^ */  [$v] /"
 done
-pair_judge debian "$logs/debian" "$ROOT/config/expect/debian" ktap
+pair_judge debian "$logs/debian" "$ROOT/config/expect/${TREE_EXPECT:+$TREE_EXPECT/}debian" ktap
 
 stage "kernel reports"
 for v in "${VARIANTS[@]}"; do

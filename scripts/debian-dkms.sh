@@ -66,5 +66,5 @@ while read -r suite pkg files; do
 		printf '%s\t%s\t%s\tfailed\t%s\n' "$name" "$ver" "$kver" "${err:-see $(rel "$log")}" >>"$logs/dkms.tsv"
 		rc=1
 	fi
-done < <(grep -v -E '^(#|$)' "$ROOT/config/debian-dkms")
+done < <(grep -v -E '^(#|$)' "$ROOT/$TREE_DEBIAN_DKMS")
 exit "$rc"

@@ -15,7 +15,7 @@ set -euo pipefail
 
 v=$1
 lv=$(deb_localversion "$v")
-tar=$BUILD/rootfs/rootfs.tar
+tar=$ROOTFS_DIR/rootfs.tar
 out=$BUILD/debian/$v
 dir=$out/root
 [ -s "$tar" ] || die "no rootfs: $(rel "$tar") (scripts/rootfs.sh makes it)"

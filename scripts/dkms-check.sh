@@ -1,18 +1,21 @@
 #!/bin/bash
 # make dkms-check: the out-of-tree modules a Debian user builds, against
-# the series.  Every module of dkms/modules (Debian 13's *-dkms
-# packages, made for 6.12; Debian 12's that call an API the series
-# changes; the project's version-gate example) is built with its
+# the series.  Every module of the tree's list (config/tree's
+# dkms_modules: on 6.12 dkms/modules, Debian 13's *-dkms packages, made
+# for 6.12, Debian 12's that call an API the series changes and sid's
+# that adapted to it; on 6.1 dkms/modules-6.1, Debian 12's, made for
+# 6.1; both with the project's version-gate example) is built with its
 # release's own dkms against the baseline and the patched kernel, both
-# configured with Debian's amd64 config (linux-config-6.12) and made
-# ready the way a linux-headers package is (modules_prepare, Debian's
-# Module.symvers), with gcc-12.  A module with a fix in dkms/
+# configured with Debian's amd64 config of the line (config/tree's
+# config: linux-config-6.12, linux-config-6.1) and made ready the way a
+# linux-headers package is (modules_prepare, the Module.symvers of
+# Debian's headers package of the same version), with gcc-12.  A module with a fix in dkms/
 # (PACKAGE.*.patch, or PACKAGE-UPSTREAMVERSION.*.patch for one version:
 # lib/kbuild.sh's dkms_fixes) is built again, fixed, on both kernels.
 #
 # Every outcome (builds, fails with its first error, excluded by the
-# module's own BUILD_EXCLUSIVE rules) is compared with
-# config/expect/dkms, line by line: a changed outcome or first error
+# module's own BUILD_EXCLUSIVE rules) is compared with the tree's
+# expectation (config/expect/dkms, config/expect/6.1/dkms), line by line: a changed outcome or first error
 # fails, as does a module the series breaks without a fix that builds on
 # both kernels and a word in docs/out-of-tree-modules.md.
 # Writes build/dkms/table.md and build/dkms/outcomes.
@@ -33,9 +36,12 @@ set -uo pipefail
 
 W=$BUILD/dkms
 tc=gcc
-MODULES=$ROOT/dkms/modules
-EXPECT=$ROOT/config/expect/dkms
 results_init dkms-check
+[ -n "$TREE_DKMS_MODULES" ] && [ -n "$TREE_CONFIG" ] && [ -n "$TREE_HEADERS" ] ||
+	fatal tree "TREE=$TREE_NAME: config/tree/$TREE_NAME names no dkms_modules, config or headers"
+MODULES=$ROOT/$TREE_DKMS_MODULES
+EXPECT=$ROOT/config/expect/${TREE_EXPECT:+$TREE_EXPECT/}dkms
+DEBCONFIG=/usr/src/$TREE_CONFIG/config.amd64_none_amd64.xz
 mkdir -p "$W/logs"
 # A DKMS_ONLY run keeps its namespace and outcomes apart (-only-HASH of
 # the selection): it can run beside a full one, or another selection.
@@ -45,8 +51,9 @@ PART=
 
 # The modules' own build needs: ipt-netflow's configure (pkg-config,
 # libxtables), OpenAFS's (autoconf output: flex, bison are in deps.sh).
-EXTRA_PKGS="dkms linux-config-6.12 libxtables-dev pkg-config" "$ROOT"/scripts/deps.sh ||
-	die "dkms-check needs dkms, linux-config-6.12, libxtables-dev (see above)"
+EXTRA_PKGS="dkms $TREE_CONFIG libxtables-dev pkg-config" "$ROOT"/scripts/deps.sh ||
+	die "dkms-check needs dkms, $TREE_CONFIG, libxtables-dev (see above)"
+[ -r "$DEBCONFIG" ] || die "no $DEBCONFIG in $TREE_CONFIG"
 "$ROOT"/scripts/tree.sh >/dev/null || die "tree or series failed (make tree)"
 
 # --- the list: SUITE PACKAGE VERSION SOURCE USES -----------------------
@@ -64,18 +71,18 @@ done < <(grep -v -E '^(#|$)' "$MODULES")
 # --- kernels: Debian's config, modules_prepare --------------------------
 kdir() { echo "$BUILD/src-$1/out-dkms-$tc"; }
 toolchain "$tc"
-stage "dkms kernels: Debian config, modules_prepare (gcc-12)"
+stage "dkms kernels: Debian config ($TREE_CONFIG), modules_prepare (gcc-12)"
 kbuild_repro_env
 ccache_env
 for v in baseline patched; do
 	k=$(kdir "$v")
-	want="$(git -C "$BUILD/src-$v" rev-parse HEAD) $(md5sum </usr/src/linux-config-6.12/config.amd64_none_amd64.xz)"
+	want="$(git -C "$BUILD/src-$v" rev-parse HEAD) $(md5sum <"$DEBCONFIG")"
 	if [ "$(info_get "$k" dkms)" = "$want" ] && [ -f "$k/include/generated/utsrelease.h" ]; then
 		note "$v: up to date"
 		continue
 	fi
 	mkdir -p "$k"
-	xz -dc /usr/src/linux-config-6.12/config.amd64_none_amd64.xz >"$k/.config"
+	xz -dc "$DEBCONFIG" >"$k/.config"
 	# Debian's signing keys are not in linux-source: build without them.
 	"$BUILD/src-$v"/scripts/config --file "$k/.config" --set-str SYSTEM_TRUSTED_KEYS "" \
 		--set-str SYSTEM_REVOCATION_KEYS "" --set-str MODULE_SIG_KEY "certs/signing_key.pem" \
@@ -98,8 +105,13 @@ stage "dkms sources: ${#mods[@]} modules (apt-get download, pinned versions)"
 # Debian's Module.symvers of the same version and config (from its
 # linux-headers package): modpost resolves the modules' symbols as on a
 # Debian system, instead of failing on every one of them.
-hdr=linux-headers-$(dpkg-query -W -f '${Version}' linux-source-6.12 | sed 's/-.*//')+deb12-amd64
-hver=$(dpkg-query -W -f '${Version}' linux-source-6.12)
+# The headers package of the line (config/tree's headers) whose version
+# is the installed source package's: same release, same Debian revision.
+hver=$(dpkg-query -W -f '${Version}' "$TREE_PACKAGE")
+hdr=$(apt-cache search --names-only -- "$TREE_HEADERS" | awk '{print $1}' | while read -r h; do
+	apt-cache show "$h" | awk -v h="$h" -v w="$hver" '/^Version:/ && $2 == w { print h; exit }'
+done | head -1)
+[ -n "$hdr" ] || die "no package matching /$TREE_HEADERS/ has version $hver (the installed $TREE_PACKAGE)"
 fetch bookworm "$hdr" "$hver"
 cp "$(find "$W/pkg/bookworm/$hdr/usr/src" -name Module.symvers | head -1)" "$W/Module.symvers" ||
 	die "no Module.symvers in $hdr $hver"
@@ -113,7 +125,7 @@ for s in "${!tool[@]}"; do
 done
 installed=$(dpkg-query -W -f '${Version}' dkms)
 [ "$installed" = "${tool[bookworm]:-}" ] ||
-	note "bookworm: the host's dkms is $installed, dkms/modules says ${tool[bookworm]:-nothing}"
+	note "bookworm: the host's dkms is $installed, $(rel "$MODULES") says ${tool[bookworm]:-nothing}"
 for m in "${mods[@]}"; do
 	read -r s p ver <<<"$m"
 	[ "$s" = project ] && continue
@@ -254,7 +266,7 @@ for m in "${mods[@]}"; do
 done
 stage_end
 
-# --- judge: outcomes against config/expect/dkms -----------------------------
+# --- judge: outcomes against the expectation ----------------------------------
 stage "dkms verdict: outcomes against $(rel "$EXPECT")"
 "$ROOT"/scripts/dkms-judge.sh "$OUT" "$EXPECT"
 [ -z "${DKMS_ONLY:-}" ] || result fail dkms-partial "DKMS_ONLY=$DKMS_ONLY: not every module was built"

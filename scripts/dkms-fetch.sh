@@ -8,7 +8,7 @@
 # it is installed and the host's apt is left as it was.
 #
 # Usage: scripts/dkms-fetch.sh SUITE PACKAGE [VERSION]
-#        VERSION defaults to dkms/modules' pin for SUITE PACKAGE.
+#        VERSION defaults to the tree's dkms_modules pin for SUITE PACKAGE.
 #        -> build/dkms/pkg/SUITE/PACKAGE/ (the package's files), and its
 #           .deb in build/dkms/debs/SUITE/ (kept: a rerun downloads nothing)
 set -euo pipefail
@@ -17,11 +17,12 @@ set -euo pipefail
 
 [ $# -ge 2 ] || die "usage: scripts/dkms-fetch.sh SUITE PACKAGE [VERSION]"
 s=$1 p=$2
-ver=${3:-$(awk -v s="$s" -v p="$p" '$1 == s && $2 == p { print $3; exit }' "$ROOT/dkms/modules")}
-[ -n "$ver" ] || die "dkms-fetch: no version of $p ($s) given, and none pinned in dkms/modules"
+list=${TREE_DKMS_MODULES:-dkms/modules}
+ver=${3:-$(awk -v s="$s" -v p="$p" '$1 == s && $2 == p { print $3; exit }' "$ROOT/$list")}
+[ -n "$ver" ] || die "dkms-fetch: no version of $p ($s) given, and none pinned in $list"
 W=$BUILD/dkms
 # The .deb (scripts/lib/aptdata.sh): bookworm from the host's own apt,
 # another suite from private apt state in build/dkms/apt-SUITE.
-deb=$(apt_data_fetch "$s" "$p" "$ver" "$W/debs/$s" "$W/apt-$s" "$W" dkms/modules)
+deb=$(apt_data_fetch "$s" "$p" "$ver" "$W/debs/$s" "$W/apt-$s" "$W" "$list")
 rm -rf "$W/pkg/$s/$p"; mkdir -p "$W/pkg/$s/$p"
 dpkg-deb -x "$deb" "$W/pkg/$s/$p"

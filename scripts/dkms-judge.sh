@@ -6,18 +6,20 @@
 #  - a module that builds on the baseline and not on the patched kernel
 #    needs a fix of dkms/ that builds on both, and a word in
 #    docs/out-of-tree-modules.md;
-# and an expectation for a module dkms/modules no longer lists fails.
+# and an expectation for a module the tree's dkms_modules list no longer
+# has fails.
 # Lines of OUTCOMES and EXPECT: SUITE PACKAGE KERNEL OUTCOME [FIRST-ERROR]
 # (KERNEL: baseline, patched, fixed-baseline, fixed-patched or fix).
 # Records with lib.sh's result (RESULTS); exit 1 when one failed.
-# Usage: scripts/dkms-judge.sh OUTCOMES [EXPECT]   (default config/expect/dkms)
+# Usage: scripts/dkms-judge.sh OUTCOMES [EXPECT]   (default the tree's:
+#        config/expect/dkms, config/expect/6.1/dkms)
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
 OUT=$1
-EXPECT=${2:-$ROOT/config/expect/dkms}
-MODULES=$ROOT/dkms/modules
+EXPECT=${2:-$ROOT/config/expect/${TREE_EXPECT:+$TREE_EXPECT/}dkms}
+MODULES=$ROOT/${TREE_DKMS_MODULES:-dkms/modules}
 DOC=$ROOT/docs/out-of-tree-modules.md
 [ -n "${RESULTS:-}" ] || die "dkms-judge: no RESULTS file (run from dkms-check or run_results)"
 grep -q -v -E '^(#|$)' "$OUT" || { result fail dkms-outcomes "no outcome measured ($(rel "$OUT") empty)"; exit 1; }

@@ -22,7 +22,7 @@ for kind in ktap log; do
 			if (!(k in p) || $4 < p[k]) p[k] = $4
 			if (!(k in o) || $5 < o[k]) o[k] = $5
 			if (!(k in order)) { order[k] = ++n; name[n] = k } }
-		$2 == "skip" || $2 == "xfail" || $2 == "todo" { s[$2 " " logname " " $3] = 1 }
+		$2 == "skip" || $2 == "xfail" || $2 == "todo" || $2 == "xpass" { s[$2 " " logname " " $3] = 1 }
 		END {
 			for (i = 1; i <= n; i++) { k = name[i]
 				only = (seen[k] == " baseline" ? " baseline" : seen[k] == " patched" ? " patched" : "")

@@ -42,7 +42,10 @@ tree_profile
 # Absolute: worktrees and kbuild are driven from other directories.  A
 # tree other than 6.12 keeps everything in its own subfolder.
 BUILD=$(realpath -m "${BUILD:-$ROOT/build${TREE_BUILD:+/$TREE_BUILD}}")
-export ROOT BUILD
+# The Debian rootfs is a userland, the same for every tree's kernels:
+# one cache beside the default tree's build (scripts/rootfs.sh).
+ROOTFS_DIR=$(realpath -m "${ROOTFS_DIR:-${BUILD%/"$TREE_BUILD"}/rootfs}")
+export ROOT BUILD ROOTFS_DIR
 
 # malloc on transparent huge pages for every program the harness starts
 # (compilers, linkers, QEMU): where a page fault is dear, as in the VM

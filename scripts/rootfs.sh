@@ -9,12 +9,12 @@
 # Usage: scripts/rootfs.sh            -> build/rootfs/rootfs.tar
 # Env:   ROOTFS_LIST (default config/debian-rootfs), ROOTFS_SOURCES (apt
 #        sources files, default the host's), ROOTFS_DIR (default
-#        build/rootfs), ROOTFS_TIMEOUT (s, default 1800).
+#        build/rootfs, for every tree: lib.sh), ROOTFS_TIMEOUT (s, default 1800).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 list=${ROOTFS_LIST:-$ROOT/config/debian-rootfs}
-dir=${ROOTFS_DIR:-$BUILD/rootfs}
+dir=$ROOTFS_DIR
 tar=$dir/rootfs.tar
 [ -r "$list" ] || die "rootfs: no package list $(rel "$list")"
 suite=$(awk '$1 == "suite" {print $2}' "$list")

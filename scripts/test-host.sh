@@ -330,6 +330,13 @@ breaks expect-todo-unlisted-fails '^fail.*not an allowed todo' expect_on expect_
 breaks expect-xfail-not-a-pass '^fail.sockaddr_basic.*1 passed \(floor 2\)' expect_on expect_xfail_floor.txt baseline xfail.log
 check expect-xfail-listed "XFAIL and TODO cases listed, floors without them" \
 	quiet expect_on expect_xfail.txt baseline xfail.log
+# XPASS (an expected failure that passed: the test's own expectation is
+# stale) is not a pass either: unlisted it fails, listed it is counted apart.
+sed 's/# XFAIL/# XPASS/' "$ROOT/tests/data/xfail.log" >"$tmp/xpass.log"
+sed 's/^xfail /xpass /' "$ROOT/tests/data/expect_xfail.txt" >"$tmp/expect_xpass.txt"
+xpass_on() { "$BUILD"/host/ktapdiff --expect "$1" --log ktap --kernel baseline "$tmp/xpass.log"; }
+breaks expect-xpass-unlisted-fails '^fail.*ok # XPASS, not an allowed xpass' xpass_on "$ROOT/tests/data/expect_xfail_unlisted.txt"
+check expect-xpass-listed "XPASS case listed (xpass line), not counted as passed" quiet xpass_on "$tmp/expect_xpass.txt"
 # Every expectation file parses (ktapdiff ends 2 on a line it cannot read).
 bad=()
 for f in "$ROOT"/config/expect/{x86_64,arm64,debian,btf,coverage-suites} "$ROOT"/config/expect/*/x86_64; do

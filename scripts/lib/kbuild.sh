@@ -17,12 +17,12 @@ dkms_conf() { bash -c "cd '$1' && . ./dkms.conf >/dev/null 2>&1; echo \"\$$2\"";
 
 # dkms_fixes SUITE PACKAGE: the fixes of dkms/ for SUITE's PACKAGE, one
 # path a line: dkms/PACKAGE-UPSTREAM.*.patch where there are any for the
-# upstream version of dkms/modules' pin (epoch and Debian revision
+# upstream version of the tree's dkms_modules pin (epoch and Debian revision
 # dropped: lime-forensics-dkms-1.12.0.*.patch for 1.12.0-1), else
 # dkms/PACKAGE.*.patch; nothing when neither exists.
 dkms_fixes() {
 	local ver up f
-	ver=$(awk -v s="$1" -v p="$2" '$1 == s && $2 == p { print $3; exit }' "$ROOT/dkms/modules")
+	ver=$(awk -v s="$1" -v p="$2" '$1 == s && $2 == p { print $3; exit }' "$ROOT/${TREE_DKMS_MODULES:-dkms/modules}")
 	up=${ver#*:}; up=${up%-*}
 	for f in "$ROOT/dkms/$2-$up".*.patch; do
 		[ -e "$f" ] || break
