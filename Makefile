@@ -49,6 +49,7 @@ help:
 	@echo "  make coverage      patch coverage: gcov kernels boot every suite + fuzzer; each changed hunk executed on both or listed"
 	@echo "  make check-fix     the ieee802154 fixes (config/tree's fixes; TREE=7.3|6.12|6.1): reproducers break the unfixed kernel, pass on the fixed one; fuzzer FUZZ_KNOWN=1"
 	@echo "  make check-debian  baseline and patched as .debs, dpkg-installed in Debian 12, booted with systemd; daemons + suites compared"
+	@echo "                     (USERLAND=trixie: in Debian 13 with its own dkms; TREE=6.1: the 6.1 .debs in Debian 12)"
 	@echo "  make check-arm64   make check ARCH=arm64: the comparison on arm64 (clang-19 cross build, qemu-system-aarch64 virt, TCG)"
 	@echo "Measurements and demonstrations:"
 	@echo "  make report        the series' claims measured side by side; the cover paragraph goes to build/report/ (ARCH=arm64: build/report-arm64.md)"

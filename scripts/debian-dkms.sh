@@ -1,11 +1,13 @@
 #!/bin/bash
-# make check-debian: the out-of-tree modules of config/debian-dkms built
+# make check-debian: the out-of-tree modules of the userland's dkms list,
+# or the tree's (config/userland, config/tree: config/debian-dkms) built
 # the way a Debian user builds them, inside the Debian rootfs: the fixed
 # module source in /usr/src/NAME-VERSION, then `dkms add`, `dkms build`
 # and `dkms install` for the kernel whose linux-image and linux-headers
 # packages dpkg just installed there (scripts/deb-install.sh).  Debian's
 # dkms and gcc-12 of the rootfs, chrooted, in a mount namespace of its
-# own (/proc, /sys, /dev bound in): nothing on the host changes.
+# own (/proc, /sys, /dev bound in): nothing on the host changes.  The
+# dkms and compiler are the rootfs's own: Debian 13's in a trixie one.
 #
 # Usage: scripts/debian-dkms.sh ROOTDIR LOGDIR
 #        -> LOGDIR/dkms-NAME.log (dkms's output and make.log), and
@@ -23,6 +25,8 @@ kver=${kvers[0]}
 hdrs=$(readlink "$root/lib/modules/$kver/build" || true)
 [ -n "$hdrs" ] && [ -e "$root/${hdrs#/}/Makefile" ] ||
 	die "debian-dkms: no headers for $kver in the rootfs (/lib/modules/$kver/build): is linux-headers installed?"
+list=${USERLAND_DKMS:-$TREE_DEBIAN_DKMS}
+[ -n "$list" ] || die "debian-dkms: neither USERLAND=$USERLAND nor TREE=$TREE_NAME names a dkms list (config/userland, config/tree debian_dkms)"
 mkdir -p "$logs"
 : >"$logs/dkms.tsv"
 rc=0
@@ -66,5 +70,5 @@ while read -r suite pkg files; do
 		printf '%s\t%s\t%s\tfailed\t%s\n' "$name" "$ver" "$kver" "${err:-see $(rel "$log")}" >>"$logs/dkms.tsv"
 		rc=1
 	fi
-done < <(grep -v -E '^(#|$)' "$ROOT/$TREE_DEBIAN_DKMS")
+done < <(grep -v -E '^(#|$)' "$ROOT/$list")
 exit "$rc"

@@ -1,22 +1,24 @@
 #!/bin/bash
 # make check-debian: the bootable disk of one kernel package.  A copy of
-# the cached Debian 12 rootfs (scripts/rootfs.sh), the make deb packages
-# installed into it by dpkg (scripts/deb-install.sh), the harness's
-# guest layer (guest/debian: the checks' unit, networkd's devices,
-# dnsmasq's name, the suites in /suites) and the out-of-tree modules of
-# config/debian-dkms (scripts/debian-dkms.sh), made into an ext4 image with
+# the cached rootfs of the userland (config/userland, scripts/rootfs.sh),
+# the make deb packages installed into it by dpkg
+# (scripts/deb-install.sh), the harness's guest layer (guest/debian: the
+# checks' unit, networkd's devices, dnsmasq's name, the suites in
+# /suites) and the out-of-tree modules of the userland's or the tree's
+# dkms list (scripts/debian-dkms.sh), made into an ext4 image with
 # mke2fs -d.  The kernel to boot is the installed package's own
 # /boot/vmlinuz-*, copied out beside the image.
 #
 # Usage: scripts/debian-image.sh baseline|patched
-#        -> build/debian/VARIANT/root.ext4, build/debian/VARIANT/vmlinuz
+#        -> build/NAME/VARIANT/root.ext4, build/NAME/VARIANT/vmlinuz
+#        (NAME: the userland's, debian for Debian 12)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 v=$1
 lv=$(deb_localversion "$v")
 tar=$ROOTFS_DIR/rootfs.tar
-out=$BUILD/debian/$v
+out=$BUILD/$USERLAND_NAME/$v
 dir=$out/root
 [ -s "$tar" ] || die "no rootfs: $(rel "$tar") (scripts/rootfs.sh makes it)"
 mapfile -t debs < <(ls "$BUILD"/deb/linux-image-*"$lv"_*.deb 2>/dev/null; ls "$BUILD"/deb/linux-headers-*"$lv"_*.deb 2>/dev/null)

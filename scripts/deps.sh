@@ -5,9 +5,11 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 # Why each package: see README.md "Dependencies".
-# shellcheck disable=SC2206 # the arch's packages: a list by design
-PKGS=($ARCH_PACKAGES make gcc-12 libc6-dev
-	clang-19 lld-19 llvm-19 bc bison flex libelf-dev libssl-dev
+# shellcheck disable=SC2206,SC2207 # the arch's and the toolchains' packages: lists by design
+PKGS=($ARCH_PACKAGES make libc6-dev
+	# every toolchain's compiler, linker and tools (config/toolchains)
+	$(awk '!/^#/ && NF >= 5 { gsub(/,/, " ", $5); print $5 }' "$ROOT/config/toolchains")
+	bc bison flex libelf-dev libssl-dev
 	dwarves ccache cpio xz-utils kmod python3 git shellcheck
 	# rsync: make headers_install (the peer suites build against the uapi headers)
 	rsync

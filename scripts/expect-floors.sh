@@ -6,16 +6,25 @@
 # person to write.
 # Usage: scripts/expect-floors.sh [TAG]   (TAG: the logs' toolchain and
 #        arch suffix, default clang: build/logs/check-TAG-{baseline,patched}.*)
+#        scripts/expect-floors.sh --prefix PREFIX   (another pipeline's
+#        guest KTAP, PREFIX-{baseline,patched}.ktap: make check-debian's
+#        build/logs/debian, or build/6.1/logs/debian for TREE=6.1)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-tag=${1:-clang$ARCH_SUFFIX}
+kinds=(ktap log)
+if [ "${1:-}" = --prefix ]; then
+	[ -n "${2:-}" ] || die "usage: scripts/expect-floors.sh --prefix PREFIX"
+	prefix=$2 kinds=(ktap)
+else
+	prefix=$BUILD/logs/check-${1:-clang$ARCH_SUFFIX}
+fi
 kd=$BUILD/host/ktapdiff
 [ -x "$kd" ] || make -s -C "$ROOT" BUILD="$BUILD" host-bins
-for kind in ktap log; do
+for kind in "${kinds[@]}"; do
 	log=$([ "$kind" = log ] && echo console || echo ktap)
 	for v in baseline patched; do
-		f=$BUILD/logs/check-$tag-$v.$kind
-		[ -s "$f" ] || die "no $(rel "$f"): run make check first"
+		f=$prefix-$v.$kind
+		[ -s "$f" ] || die "no $(rel "$f"): run the pipeline first"
 		"$kd" --suites "$f" | sed "s/^/$v /"
 	done | awk -v logname="$log" '
 		$2 == "suite" { k = $3; seen[k] = seen[k] " " $1

@@ -5,6 +5,7 @@
   ledger.py status                          (make status)
   ledger.py results [--check]               (make results; make check's test)
   ledger.py rows [--full|--names]           (config/pipelines for the shell and make)
+  ledger.py counts PIPELINE [--newer FILE]  (a record's closing counts: .ci/run)
 
 A record is ledger/<pipeline>.<tree>.<arch>.json, one per row of
 config/pipelines, written by the pipeline itself when it ends: its counts,
@@ -371,9 +372,30 @@ def cmd_rows(argv):
     return 0
 
 
+def cmd_counts(argv):
+    """The closing counts of PIPELINE's record for the current tree and
+    arch, as its closing line says them.  --newer FILE: a record not
+    written after FILE (the run died before its finish(); the record is
+    an older run's) counts as one failure."""
+    if len(argv) not in (1, 3) or (len(argv) == 3 and argv[1] != "--newer"):
+        raise SystemExit("usage: ledger.py counts PIPELINE [--newer FILE]")
+    tree = os.environ.get("TREE_NAME") or os.environ.get("TREE") or "6.12"
+    arch = os.environ.get("ARCH_NAME") or os.environ.get("ARCH") or "x86_64"
+    d = os.environ.get("LEDGER_DIR") or os.path.join(ROOT, "ledger")
+    path = os.path.join(d, f"{argv[0]}.{tree}.{arch}.json")
+    fresh = os.path.exists(path) and (
+        len(argv) == 1 or os.path.getmtime(path) > os.path.getmtime(argv[2]))
+    if not fresh:
+        print("0 passed, 1 failed, 0 skipped")
+        return 1
+    with open(path) as f:
+        print(counts(json.load(f)))
+    return 0
+
+
 def main(argv):
     cmds = {"record": cmd_record, "status": cmd_status, "results": cmd_results,
-            "rows": cmd_rows}
+            "rows": cmd_rows, "counts": cmd_counts}
     if len(argv) < 2 or argv[1] not in cmds:
         print(__doc__.strip(), file=sys.stderr)
         return 2

@@ -42,9 +42,13 @@ tree_profile
 # Absolute: worktrees and kbuild are driven from other directories.  A
 # tree other than 6.12 keeps everything in its own subfolder.
 BUILD=$(realpath -m "${BUILD:-$ROOT/build${TREE_BUILD:+/$TREE_BUILD}}")
-# The Debian rootfs is a userland, the same for every tree's kernels:
-# one cache beside the default tree's build (scripts/rootfs.sh).
-ROOTFS_DIR=$(realpath -m "${ROOTFS_DIR:-${BUILD%/"$TREE_BUILD"}/rootfs}")
+# The Debian rootfs is a userland (config/userland), the same for every
+# tree's kernels: one cache per userland beside the default tree's build
+# (scripts/rootfs.sh).
+userland_profile
+rootfs_name=rootfs-$USERLAND_NAME
+[ "$USERLAND_NAME" = debian ] && rootfs_name=rootfs
+ROOTFS_DIR=$(realpath -m "${ROOTFS_DIR:-${BUILD%/"$TREE_BUILD"}/$rootfs_name}")
 export ROOT BUILD ROOTFS_DIR
 
 # malloc on transparent huge pages for every program the harness starts

@@ -1,19 +1,23 @@
 #!/bin/bash
-# The Debian 12 root file system make check-debian boots: Debian's
+# The Debian root file system make check-debian boots (config/userland:
+# Debian 12 by default, Debian 13 with USERLAND=trixie): Debian's
 # mmdebstrap, from this machine's own apt sources (the only mirror it can
-# reach), with the packages of config/debian-rootfs.  Cached as
-# build/rootfs/rootfs.tar, keyed by a hash of the package set, the suite,
+# reach; another suite through private apt state with the host's
+# mirror, scripts/lib/aptdata.sh), with the packages of the userland's
+# list (config/debian-rootfs for Debian 12).  Cached as
+# ROOTFS_DIR/rootfs.tar, keyed by a hash of the package set, the suite,
 # the sources and the mmdebstrap options: a cache made from anything
 # else is rebuilt, never reused, and the message says which it was.
 #
-# Usage: scripts/rootfs.sh            -> build/rootfs/rootfs.tar
-# Env:   ROOTFS_LIST (default config/debian-rootfs), ROOTFS_SOURCES (apt
-#        sources files, default the host's), ROOTFS_DIR (default
-#        build/rootfs, for every tree: lib.sh), ROOTFS_TIMEOUT (s, default 1800).
+# Usage: scripts/rootfs.sh            -> ROOTFS_DIR/rootfs.tar
+# Env:   ROOTFS_LIST (default the userland's packages), ROOTFS_SOURCES (apt
+#        sources files, default the host's, or for another suite the
+#        private state's), ROOTFS_DIR (default build/rootfs, for every
+#        tree: lib.sh), ROOTFS_TIMEOUT (s, default 1800).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-list=${ROOTFS_LIST:-$ROOT/config/debian-rootfs}
+list=${ROOTFS_LIST:-$ROOT/$USERLAND_PACKAGES}
 dir=$ROOTFS_DIR
 tar=$dir/rootfs.tar
 [ -r "$list" ] || die "rootfs: no package list $(rel "$list")"
@@ -26,6 +30,11 @@ mapfile -t pkgs < <(grep -v -E '^[[:space:]]*(#|$|suite[[:space:]])' "$list" | a
 # each file given as a mirror into the chroot's sources).
 if [ -n "${ROOTFS_SOURCES:-}" ]; then
 	read -ra sources <<<"$ROOTFS_SOURCES"
+elif [ "$suite" != bookworm ]; then
+	# The host is Debian 12: another suite's sources.list is made with
+	# the host's mirror in private apt state, the host's left as it was.
+	apt_data_opts "$suite" "$dir/apt"
+	sources=("$dir/apt/sources.list")
 else
 	sources=()
 	[ -n "$(grep -v -E '^[[:space:]]*(#|$)' /etc/apt/sources.list 2>/dev/null)" ] && sources+=(/etc/apt/sources.list)

@@ -32,6 +32,13 @@ r = json.load(open(sys.argv[1] + "/ledger/run.6.12.x86_64.json"))
 assert (r["passed"], r["failed"], r["skipped"], r["verdict"]) == (10, 0, 2, "pass"), r
 assert set(r["digests"]) == {"series", "config", "guest", "harness"}, r
 assert os.listdir(sys.argv[1] + "/ledger") == ["run.6.12.x86_64.json"]' "$c"
+# counts (.ci/run's): a record written after the mark gives its closing
+# counts; one older than the mark (the run died before finish()) counts
+# as one failure.
+touch -d '1 hour ago' "$tmp/mark-old"; touch -d '1 hour' "$tmp/mark-new"
+got="$(L counts run --newer "$tmp/mark-old");$(L counts run --newer "$tmp/mark-new")"
+check ledger-counts "a fresh record's counts, an old one's a failure ($got)" \
+	test "$got" = "10 passed, 0 failed, 2 skipped;0 passed, 1 failed, 0 skipped"
 # A narrowed run never replaces the record (SUITES= of make run); with
 # LEDGER_PARTIAL=1 it is written, as partial.
 PARTIAL_SUITES=reach L record run 1 0 0 5 >/dev/null

@@ -29,6 +29,26 @@ tree_profile() {
 	export TREE_NAME SERIES_PATH=${TREE_SERIES:+$ROOT/$TREE_SERIES}
 }
 
+# userland_profile: the Debian userland make check-debian boots with,
+# config/userland/$USERLAND (default bookworm; keys in its README):
+# USERLAND_<KEY> for every key ("-" is empty), reset first like the
+# tree's.
+userland_profile() {
+	local name=${USERLAND:-bookworm} file key value v
+	file=$ROOT/config/userland/$name
+	if [ ! -f "$file" ]; then
+		echo "ERROR: unknown USERLAND '$name' (config/userland has: $(find "$ROOT/config/userland" -type f ! -name README -printf '%f\n' | sort | xargs))" >&2
+		exit 1
+	fi
+	for v in $(compgen -v USERLAND_); do unset "$v"; done
+	while read -r key value; do
+		case $key in '' | '#'*) continue ;; esac
+		[ "$value" = - ] && value=
+		declare -gx "USERLAND_${key^^}=$value"
+	done <"$file"
+	export USERLAND=$name
+}
+
 # tree_refuses PIPELINE: the reason this tree's no_pipeline line gives
 # for PIPELINE (config/tree; a tree without series runs no pipeline that
 # builds, boots or walks the patches), empty when it can run it.
@@ -66,7 +86,7 @@ toolchain() {
 	local line name frag vars
 	line=$(awk -v t="$1" '!/^#/ && $1 == t' "$ROOT/config/toolchains")
 	[ -n "$line" ] || die "unknown toolchain '$1' (config/toolchains has: $(awk '!/^#/ && NF {printf "%s ", $1}' "$ROOT/config/toolchains"))"
-	read -r name TC_CC vars frag <<<"$line"
+	read -r name TC_CC vars frag _ <<<"$line"
 	read -ra TC_VARS <<<"$vars"
 	TC_FRAGMENT=${frag#-}
 	# shellcheck disable=SC2034 # used by the callers

@@ -65,7 +65,7 @@ qemu_argv() {
 # (seconds, tenths).  An interrupt, or
 # the hook exiting, kills QEMU: nothing is left running.
 qemu_run() {
-	local bound=$1 log=$2 ktap=$3 hook=$4 t0 el last=0
+	local bound=$1 log=$2 ktap=$3 hook=$4 t0 el last=0 qerr
 	shift 4
 	# The command line beside the log (LOG.argv, one word a line, the
 	# project's paths relative): every boot can be rerun by hand.
@@ -74,19 +74,27 @@ qemu_run() {
 	timeout -k 5 "$bound" "$@" </dev/null >"$log.qemu" 2>&1 &
 	QEMU_PID=$!
 	trap 'kill -TERM $QEMU_PID 2>/dev/null; wait $QEMU_PID 2>/dev/null' EXIT INT TERM
-	while kill -0 "$QEMU_PID" 2>/dev/null; do
-		sleep 0.5
-		el=$(seconds_since "$t0")
-		"$hook" "$el"
-		if [ $((${el%.*} - last)) -ge 30 ]; then
-			last=${el%.*}
-			note "... guest running ${last}s: $(grep -a -E '^ *(ok|not ok) ' "$ktap" | tail -1 | cut -c1-70)"
-		fi
-	done
-	# QEMU_RC, QEMU_DUR: for the caller.
-	QEMU_RC=0
-	# shellcheck disable=SC2034
-	wait "$QEMU_PID" || QEMU_RC=$?
+	# The loop's stderr aside, the hook's kept (fd qerr): bash's own
+	# notice of a QEMU killed by a signal ("line N: PID Aborted ..."),
+	# printed between two commands, names this file's path on the
+	# machine; qemu_judge says it in the project's words.
+	exec {qerr}>&2
+	{
+		while kill -0 "$QEMU_PID" 2>/dev/null; do
+			sleep 0.5
+			el=$(seconds_since "$t0")
+			"$hook" "$el" 2>&"$qerr"
+			if [ $((${el%.*} - last)) -ge 30 ]; then
+				last=${el%.*}
+				note "... guest running ${last}s: $(grep -a -E '^ *(ok|not ok) ' "$ktap" | tail -1 | cut -c1-70)"
+			fi
+		done
+		# QEMU_RC, QEMU_DUR: for the caller.
+		QEMU_RC=0
+		# shellcheck disable=SC2034
+		wait "$QEMU_PID" || QEMU_RC=$?
+	} 2>/dev/null
+	exec {qerr}>&-
 	trap - EXIT INT TERM
 	# shellcheck disable=SC2034
 	QEMU_DUR=$(seconds_since "$t0")
