@@ -30,7 +30,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-format=$1 out=$2
+# Absolute: checkpatch runs from inside the tree.
+format=$1 out=$(realpath -m "$2")
 FIXES_DIR=${FIXES_DIR:-${TREE_FIXES:+$ROOT/$TREE_FIXES}}
 DEBIAN_SUBDIR=bugfix/all
 # Where they would go: MAINTAINERS of the tree, IEEE 802.15.4 SUBSYSTEM
@@ -191,10 +192,11 @@ mail)
 		mail "$i" "$FIXES_DIR/$p" >"$out/$p"
 		# The mail as sent, checked by the tree's own checkpatch.pl;
 		# only the Fixes: ids a tarball without history cannot know.
-		res=$(cd "$src" && ./scripts/checkpatch.pl --strict --ignore UNKNOWN_COMMIT_ID "$out/$p" 2>&1 | grep '^total:')
+		cp_out=$(cd "$src" && ./scripts/checkpatch.pl --strict --ignore UNKNOWN_COMMIT_ID "$out/$p" 2>&1) || true
+		res=$(grep '^total:' <<<"$cp_out" || true)
 		case $res in
 		"total: 0 errors, 0 warnings, 0 checks"*) note "$p: checkpatch --strict: $res" ;;
-		*) die "$(rel "$out")/$p: checkpatch --strict: $res" ;;
+		*) die "$(rel "$out")/$p: checkpatch --strict: ${res:-no verdict: $(tail -1 <<<"$cp_out" | unroot)}" ;;
 		esac
 	done
 	note "fixes: ${#fixes[@]} mail(s) in $(rel "$out"), one per fix, from $SIGNER"

@@ -118,7 +118,9 @@ fi
 # --- the fixes as send-ready mails (make export-fixes) ---------------------
 if [ -n "${TREE_FIXES:-}" ]; then
 	base=$(printf '%040d' 0 | tr 0 a)
-	fx() { "$ROOT"/scripts/export-fixes.sh mail "$tmp/fx" 2>&1; }
+	# OUTDIR relative, as make export-fixes passes it ($(BUILD)/export/...):
+	# the mails are checked from inside the tree, which once missed them.
+	fx() { (cd "$tmp" && "$ROOT"/scripts/export-fixes.sh mail fx 2>&1); }
 	msg=$(SIGNER='' BASE=$base fx); rc=$?
 	check export-fixes-refuses-without-signer "rc=$rc: $(tail -c 120 <<<"$msg")" \
 		eval '[ "$rc" != 0 ] && grep -q "Certificate of Origin" <<<"$msg" && [ ! -e "$tmp/fx" ]'
