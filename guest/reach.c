@@ -118,6 +118,44 @@ static bool have_fs(const char *type)
 	return found;
 }
 
+/* TCP's LISTEN in the st column of /proc/net/tcp (include/net/tcp_states.h). */
+#define PROC_TCP_LISTEN	0x0A
+
+/*
+ * Whether /proc/net/@table (tcp, udp, udp6, ...) lists a socket whose
+ * local port, or with @remote its remote port, is @port, and whose st
+ * column is @state (-1: any).  The kernel's own sockets (nfsd's, the
+ * IPVS sync daemon's, a tunnel's) are in it like any other.
+ */
+static bool proc_net_socket(const char *table, int port, bool remote, int state)
+{
+	unsigned int lport, rport, st;
+	char path[64], line[256];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/net/%s", table);
+	f = fopen(path, "re");
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		/* "sl: local_address:port rem_address:port st ...": the
+		 * header line does not scan. */
+		if (sscanf(line, " %*u: %*[0-9A-F]:%x %*[0-9A-F]:%x %x",
+			   &lport, &rport, &st) != 3)
+			continue;
+		found = (remote ? rport : lport) == (unsigned int)port &&
+			(state < 0 || st == (unsigned int)state);
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* Whether /proc/net/@table lists a socket whose local port is @port. */
+static bool proc_net_has_port(const char *table, int port)
+{
+	return proc_net_socket(table, port, false, -1);
+}
+
 /*
  * mount(2) of @type from @src with @data in a child, as the mount may
  * sleep until a timeout of its own; the errno, or -1 when it had not
@@ -278,6 +316,7 @@ TEST(nfsd_portlist)
 {
 	const char *line = "tcp 2049\n";
 	int fd, err = 0;
+	bool listening;
 
 	GUEST_ONLY();
 	if (!have_fs("nfsd"))
@@ -293,7 +332,16 @@ TEST(nfsd_portlist)
 			close(fd);
 	}
 	obs("nfsd_portlist", err);
+	/* The premise: nfsd listens on the port it was given, as the
+	 * kernel's own socket table says. */
+	listening = proc_net_socket("tcp", 2049, false, PROC_TCP_LISTEN);
+	printf("# obs reach.nfsd_portlist.listener: %s\n", listening ? "tcp 2049" : "none");
+	EXPECT_EQ(0, err) TH_LOG("nfsd portlist \"tcp 2049\": %s", errno_name(err));
+	EXPECT_TRUE(listening) TH_LOG("no TCP listener on port 2049 in /proc/net/tcp");
 }
+
+/* include/net/ip_vs.h's IP_VS_SYNC_PORT: the daemons' default port. */
+#define IPVS_SYNC_PORT	8848
 
 /*
  * IPVS_CMD_NEW_DAEMON for @state on lo.  The daemon is left running: its
@@ -308,6 +356,7 @@ static void ipvs_daemon(struct __test_metadata *_metadata, const char *name,
 	unsigned int id = 7;
 	struct nlattr *d;
 	int family = nl_genl_family(IPVS_GENL_NAME), ret;
+	bool seen;
 
 	if (family == -ENOENT)
 		SKIP(return, "genetlink family IPVS: " NOT_BUILT);
@@ -321,6 +370,16 @@ static void ipvs_daemon(struct __test_metadata *_metadata, const char *name,
 	ret = nl_request(NETLINK_GENERIC, msg, NULL, 0);
 	snprintf(key, sizeof(key), "%s_start", name);
 	obs(key, -ret);
+	/* The premise: the daemon's UDP socket, connected to the sync
+	 * port's group (master: make_send_sock()) or bound to it (backup:
+	 * make_receive_sock()), as the kernel's own socket table says. */
+	seen = proc_net_socket("udp", IPVS_SYNC_PORT, state == IP_VS_STATE_MASTER, -1);
+	printf("# obs reach.%s_socket: %s %d\n", name,
+	       state == IP_VS_STATE_MASTER ? "connected to" : "bound to",
+	       seen ? IPVS_SYNC_PORT : 0);
+	EXPECT_EQ(0, ret) TH_LOG("%s: IPVS_CMD_NEW_DAEMON: %s", name, errno_name(-ret));
+	EXPECT_TRUE(seen) TH_LOG("%s: no UDP socket on port %d in /proc/net/udp",
+				 name, IPVS_SYNC_PORT);
 }
 
 /* make_send_sock(): bind_mcastif_addr()'s kernel_bind(), kernel_connect(). */
@@ -776,30 +835,6 @@ TEST(ieee802154_legacy_add_iface)
 	ret = nl_request(NETLINK_GENERIC, msg, reply, sizeof(reply));
 	obs("ieee802154_legacy_del_iface", -ret);
 	EXPECT_EQ(0, ret);
-}
-
-/* Whether /proc/net/@table (tcp, udp, udp6, ...) lists a socket whose
- * local port is @port. */
-static bool proc_net_has_port(const char *table, int port)
-{
-	char path[64], line[256], want[8];
-	bool found = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/net/%s", table);
-	snprintf(want, sizeof(want), ":%04X ", port);
-	f = fopen(path, "re");
-	while (f && !found && fgets(line, sizeof(line), f)) {
-		/* "  sl  local_address rem_address": the first ':' after
-		 * the slot number's is the local port's. */
-		char *local = strchr(line, ':');
-
-		found = local && (local = strchr(local + 1, ':')) &&
-			!strncmp(local, want, strlen(want));
-	}
-	if (f)
-		fclose(f);
-	return found;
 }
 
 /* The first line of the file @path, without its newline ("" when

@@ -620,7 +620,8 @@ check pipelines-rows "every row of config/pipelines names a tree, an arch and a 
 # x86_64 must not stand for arm64 or 6.1.
 bad=()
 rows=$(python3 "$ROOT/scripts/ledger.py" rows)
-for tf in 6.12:x86_64:x86_64 6.12:arm64:arm64 6.1:x86_64:6.1/x86_64 6.12:x86_64:debian; do
+for tf in 6.12:x86_64:x86_64 6.12:arm64:arm64 6.1:x86_64:6.1/x86_64 6.12:x86_64:debian 6.12:x86_64:debian-trixie 6.1:x86_64:6.1/debian; do
+	[ -f "$ROOT/config/expect/${tf##*:}" ] || { bad+=("${tf##*:}: no such file"); continue; }
 	IFS=: read -r tree arch file <<<"$tf"
 	while read -r named; do
 		awk -v p="$named" -v t="$tree" -v a="$arch" '$2 == p && $3 == t && $4 == a { f = 1 } END { exit !f }' \
