@@ -40,10 +40,23 @@ while read -r suite pkg files; do
 	dest=$root/usr/src/$name-$ver
 	rm -rf "$dest"; cp -a "$src" "$dest"
 	mapfile -t fixes < <(dkms_fixes "$suite" "$pkg")
+	unapplied=
 	for fix in "${fixes[@]}"; do
-		patch -d "$dest" -p1 -s -F0 <"$fix" || die "debian-dkms: $(basename "$fix") does not apply to $pkg ($suite)"
-		note "$name $ver: $(basename "$fix") applied"
+		if patch -d "$dest" -p1 -s -F0 <"$fix" >"$logs/dkms-$name.patch.log" 2>&1; then
+			note "$name $ver: $(basename "$fix") applied"
+		else
+			unapplied=$(basename "$fix")
+			break
+		fi
 	done
+	# A fix that does not apply is this module's failure, counted like a
+	# build that failed: the other modules still build.
+	if [ -n "$unapplied" ]; then
+		note "dkms: $name $ver: FAILED: $unapplied does not apply at fuzz 0"
+		printf '%s\t%s\t%s\tfailed\t%s\n' "$name" "$ver" "$kver" "$unapplied does not apply to $pkg ($suite) at fuzz 0" >>"$logs/dkms.tsv"
+		rc=1
+		continue
+	fi
 	if [ -n "$files" ]; then
 		"$ROOT"/scripts/dkms-fetch.sh "${files%%:*}" "$pkg"
 		cp -a "$BUILD/dkms/pkg/${files%%:*}/$pkg/${files#*:}/." "$root/${files#*:}/"

@@ -16,20 +16,22 @@ objdir() {
 dkms_conf() { bash -c "cd '$1' && . ./dkms.conf >/dev/null 2>&1; echo \"\$$2\""; }
 
 # dkms_fixes SUITE PACKAGE: the fixes of dkms/ for SUITE's PACKAGE, one
-# path a line: dkms/PACKAGE-UPSTREAM.*.patch where there are any for the
-# upstream version of the tree's dkms_modules pin (epoch and Debian revision
-# dropped: lime-forensics-dkms-1.12.0.*.patch for 1.12.0-1), else
-# dkms/PACKAGE.*.patch; nothing when neither exists.
+# path a line, the most specific that exists for the tree's dkms_modules
+# pin: dkms/PACKAGE-VERSION.*.patch for its Debian version (epoch
+# dropped: iptables-netflow-dkms-2.6-4+deb12u1.*.patch, whose Debian
+# revision differs from trixie's 2.6-7.1 in the lines the fix touches),
+# else dkms/PACKAGE-UPSTREAM.*.patch for its upstream version (Debian
+# revision dropped too: lime-forensics-dkms-1.12.0.*.patch for
+# 1.12.0-1), else dkms/PACKAGE.*.patch; nothing when none exists.
 dkms_fixes() {
-	local ver up f
+	local ver deb up f v
 	ver=$(awk -v s="$1" -v p="$2" '$1 == s && $2 == p { print $3; exit }' "$ROOT/${TREE_DKMS_MODULES:-dkms/modules}")
-	up=${ver#*:}; up=${up%-*}
-	for f in "$ROOT/dkms/$2-$up".*.patch; do
-		[ -e "$f" ] || break
-		printf '%s\n' "$f"
-	done | grep . && return 0
-	for f in "$ROOT/dkms/$2".*.patch; do
-		[ -e "$f" ] && printf '%s\n' "$f"
+	deb=${ver#*:}; up=${deb%-*}
+	for v in "-$deb" "-$up" ""; do
+		for f in "$ROOT/dkms/$2$v".*.patch; do
+			[ -e "$f" ] || break
+			printf '%s\n' "$f"
+		done | grep . && return 0
 	done
 	return 0
 }
