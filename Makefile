@@ -5,11 +5,14 @@
 TOOLCHAIN ?= clang
 # The kernel tree (config/tree/): 6.12, or 6.1 with its own build folder.
 TREE ?= 6.12
-TREE_SUBDIR := $(filter-out -,$(shell awk '$$1 == "build" { print $$2 }' config/tree/$(TREE) 2>/dev/null))
+# tree_key KEY: a key of the tree's profile as the shell reads it, the one
+# reader (scripts/lib/profiles.sh tree_profile).
+tree_key = $(shell TREE='$(TREE)' bash -c '. scripts/lib.sh && echo "$$TREE_$(1)"' 2>/dev/null)
+TREE_SUBDIR := $(call tree_key,BUILD)
 BUILD ?= build$(if $(TREE_SUBDIR),/$(TREE_SUBDIR))
 # Suites the tree cannot run (config/tree's skip_suite lines, each with
 # its reason; the pipelines report them as skipped).
-TREE_SKIP_SUITES := $(shell awk '$$1 == "skip_suite" { print $$2 }' config/tree/$(TREE) 2>/dev/null)
+TREE_SKIP_SUITES := $(call tree_key,SKIP_SUITES)
 export TOOLCHAIN TREE BUILD
 
 # Guest suites packed into the initramfs, run in this order.

@@ -19,11 +19,17 @@ tree_profile() {
 	for v in $(compgen -v TREE_); do
 		[ "$v" = TREE_NAME ] || unset "$v"
 	done
+	TREE_SKIP_SUITES=
 	while read -r key value; do
-		case $key in '' | '#'* | skip_suite | no_pipeline) continue ;; esac
+		case $key in
+		'' | '#'* | no_pipeline) continue ;;
+		# Its names, for the Makefile's SUITES (the reasons: tree_skips).
+		skip_suite) TREE_SKIP_SUITES+="${TREE_SKIP_SUITES:+ }${value%%[[:space:]]*}"; continue ;;
+		esac
 		[ "$value" = - ] && value=
 		declare -gx "TREE_${key^^}=$value"
 	done <"$file"
+	export TREE_SKIP_SUITES
 	# The series folder, absolute: patches/ for 6.12 (empty for a tree
 	# without series).
 	export TREE_NAME SERIES_PATH=${TREE_SERIES:+$ROOT/$TREE_SERIES}
