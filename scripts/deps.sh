@@ -44,9 +44,16 @@ if [ ${#missing[@]} -gt 0 ]; then
 		dpkg --print-foreign-architectures | grep -qx "$a" || dpkg --add-architecture "$a" ||
 			die "dpkg --add-architecture $a failed"
 	done
-	if ! timeout "${APT_TIMEOUT:-1200}" apt-get update -q >"$log" 2>&1; then
+	# One apt at a time: stages beside each other (make check's harness
+	# tests, export tests) may install at once, and apt's own locks make
+	# the second fail rather than wait.
+	exec {apt_lock}>/var/lock/sockaddr-unsized-deps.lock
+	flock -w "${APT_TIMEOUT:-1200}" "$apt_lock" || die "apt: another install held the lock for ${APT_TIMEOUT:-1200}s"
+	# A mirror that fails once (a dropped connection) gets one retry.
+	if ! timeout "${APT_TIMEOUT:-1200}" apt-get update -q >"$log" 2>&1 &&
+		! { sleep 10; timeout "${APT_TIMEOUT:-1200}" apt-get update -q >"$log" 2>&1; }; then
 		tail -5 "$log" >&2
-		die "apt-get update failed (see $(rel "$log"))"
+		die "apt-get update failed twice, so ${missing[*]} cannot be installed (see $(rel "$log"))"
 	fi
 	if ! timeout "${APT_TIMEOUT:-1200}" apt-get install -y -q --no-install-recommends "${missing[@]}" >>"$log" 2>&1; then
 		grep -E '^E:' "$log" | tail -5 >&2

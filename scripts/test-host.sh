@@ -184,8 +184,18 @@ dt=$(( $(date +%s) - t0 ))
 if [ "$rc" != 0 ] && echo "$msg" | grep -q 'no-such-package-sockaddr-harness'; then
 	result pass apt-missing-package-fails "${dt}s"
 else
-	result fail apt-missing-package-fails "rc=$rc"
+	result fail apt-missing-package-fails "rc=$rc: $(tail -2 <<<"$msg" | tr '\n' ' ')"
 fi
+
+# Two installs at once (stages beside each other): the second waits for
+# the first (deps.sh's lock) instead of failing on apt's own lock; each
+# names its own missing package.
+for i in 1 2; do
+	EXTRA_PKGS=no-such-package-sockaddr-$i APT_TIMEOUT=300 BUILD="$tmp/c$i" "$ROOT"/scripts/deps.sh >"$tmp/c$i.out" 2>&1 &
+done
+wait
+got=$(for i in 1 2; do grep -c "could not install: no-such-package-sockaddr-$i" "$tmp/c$i.out"; done | tr '\n' ' ')
+check apt-concurrent-installs-wait "each names its package: $got" [ "$got" = "1 1 " ]
 
 # A tree version other than the verified one: loud warning, carries on.
 # A patch that does not apply: stops naming the patch and the file.
