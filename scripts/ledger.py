@@ -152,11 +152,24 @@ def counts(rec):
     return s
 
 
+def here():
+    """The tree and arch this run is for, as lib.sh's profiles name them
+    (TREE_NAME, ARCH_NAME; TREE or ARCH when run outside a pipeline)."""
+    return (os.environ.get("TREE_NAME") or os.environ.get("TREE") or "6.12",
+            os.environ.get("ARCH_NAME") or os.environ.get("ARCH") or "x86_64")
+
+
+def record_path(pipeline):
+    """ledger/<pipeline>.<tree>.<arch>.json for this tree and arch."""
+    tree, arch = here()
+    d = os.environ.get("LEDGER_DIR") or os.path.join(ROOT, "ledger")
+    return os.path.join(d, f"{pipeline}.{tree}.{arch}.json")
+
+
 def cmd_record(argv):
     pipeline, p, f, s, secs = argv
     snap = Snapshot()
-    tree = os.environ.get("TREE_NAME") or os.environ.get("TREE") or "6.12"
-    arch = os.environ.get("ARCH_NAME") or "x86_64"
+    tree, arch = here()
     rows, narrowing = snap.rows()
     if not any(r[:3] == (pipeline, tree, arch) for r in rows):
         return 0  # not a pipeline the project claims (a test's, a helper's)
@@ -179,9 +192,8 @@ def cmd_record(argv):
     }
     if narrowed:
         rec["narrowed_by"] = narrowed
-    d = os.environ.get("LEDGER_DIR") or os.path.join(ROOT, "ledger")
-    os.makedirs(d, exist_ok=True)
-    path = os.path.join(d, f"{pipeline}.{tree}.{arch}.json")
+    path = record_path(pipeline)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path + ".tmp", "w") as out:
         json.dump(rec, out, indent=1, sort_keys=True)
         out.write("\n")
@@ -379,10 +391,7 @@ def cmd_counts(argv):
     an older run's) counts as one failure."""
     if len(argv) not in (1, 3) or (len(argv) == 3 and argv[1] != "--newer"):
         raise SystemExit("usage: ledger.py counts PIPELINE [--newer FILE]")
-    tree = os.environ.get("TREE_NAME") or os.environ.get("TREE") or "6.12"
-    arch = os.environ.get("ARCH_NAME") or os.environ.get("ARCH") or "x86_64"
-    d = os.environ.get("LEDGER_DIR") or os.path.join(ROOT, "ledger")
-    path = os.path.join(d, f"{argv[0]}.{tree}.{arch}.json")
+    path = record_path(argv[0])
     fresh = os.path.exists(path) and (
         len(argv) == 1 or os.path.getmtime(path) > os.path.getmtime(argv[2]))
     if not fresh:

@@ -3,12 +3,25 @@
 # (config/tree, config/arch, config/toolchains), and the project's identity.
 # Part of scripts/lib.sh, which sources it; never run on its own.
 
+# profile_read PREFIX FILE: a profile's "KEY value" lines (config/tree,
+# config/arch, config/userland) as exported PREFIX_<KEY> variables, "-"
+# read as empty; the tree's lines of many values (skip_suite,
+# no_pipeline) are its own reader's.
+profile_read() {
+	local key value
+	while read -r key value; do
+		case $key in '' | '#'* | skip_suite | no_pipeline) continue ;; esac
+		[ "$value" = - ] && value=
+		declare -gx "$1_${key^^}=$value"
+	done <"$2"
+}
+
 # tree_profile: the kernel tree of $TREE (default 6.12), config/tree/$TREE
 # ("KEY value" lines, the keys in config/tree/README), read once:
 # TREE_<KEY> for every key ("-" is empty) and TREE_NAME.
 tree_profile() {
 	TREE_NAME=${TREE:-6.12}
-	local file=$ROOT/config/tree/$TREE_NAME key value
+	local file=$ROOT/config/tree/$TREE_NAME
 	if [ ! -f "$file" ]; then
 		echo "ERROR: unknown TREE '$TREE_NAME' (config/tree has: $(find "$ROOT/config/tree" -type f ! -name README -printf '%f\n' | sort -V | xargs))" >&2
 		exit 1
@@ -19,16 +32,10 @@ tree_profile() {
 	for v in $(compgen -v TREE_); do
 		[ "$v" = TREE_NAME ] || unset "$v"
 	done
-	TREE_SKIP_SUITES=
-	while read -r key value; do
-		case $key in
-		'' | '#'* | no_pipeline) continue ;;
-		# Its names, for the Makefile's SUITES (the reasons: tree_skips).
-		skip_suite) TREE_SKIP_SUITES+="${TREE_SKIP_SUITES:+ }${value%%[[:space:]]*}"; continue ;;
-		esac
-		[ "$value" = - ] && value=
-		declare -gx "TREE_${key^^}=$value"
-	done <"$file"
+	profile_read TREE "$file"
+	# The skip_suite names, for the Makefile's SUITES (the reasons:
+	# tree_skips).
+	TREE_SKIP_SUITES=$(awk '$1 == "skip_suite" { print $2 }' "$file" | xargs)
 	export TREE_SKIP_SUITES
 	# The series folder, absolute: patches/ for 6.12 (empty for a tree
 	# without series).
@@ -40,18 +47,14 @@ tree_profile() {
 # USERLAND_<KEY> for every key ("-" is empty), reset first like the
 # tree's.
 userland_profile() {
-	local name=${USERLAND:-bookworm} file key value v
+	local name=${USERLAND:-bookworm} file v
 	file=$ROOT/config/userland/$name
 	if [ ! -f "$file" ]; then
 		echo "ERROR: unknown USERLAND '$name' (config/userland has: $(find "$ROOT/config/userland" -type f ! -name README -printf '%f\n' | sort | xargs))" >&2
 		exit 1
 	fi
 	for v in $(compgen -v USERLAND_); do unset "$v"; done
-	while read -r key value; do
-		case $key in '' | '#'*) continue ;; esac
-		[ "$value" = - ] && value=
-		declare -gx "USERLAND_${key^^}=$value"
-	done <"$file"
+	profile_read USERLAND "$file"
 	export USERLAND=$name
 }
 
@@ -120,12 +123,7 @@ arch_profile() {
 	[ "$ARCH_NAME" = x86 ] && ARCH_NAME=x86_64
 	ARCH_FILE=$ROOT/config/arch/$ARCH_NAME
 	[ -f "$ARCH_FILE" ] || die "unknown ARCH '$ARCH_NAME' (config/arch has: $(find "$ROOT/config/arch" -type f ! -name README -printf '%f ' | sort))"
-	local key value
-	while read -r key value; do
-		case $key in '' | '#'*) continue ;; esac
-		[ "$value" = - ] && value=
-		declare -gx "ARCH_${key^^}=$value"
-	done <"$ARCH_FILE"
+	profile_read ARCH "$ARCH_FILE"
 	ARCH_KBUILD=()
 	[ -z "${ARCH_KBUILD_ARCH:-}" ] || ARCH_KBUILD=(ARCH="$ARCH_KBUILD_ARCH")
 	export ARCH_NAME ARCH_FILE GUEST_OUT=$BUILD/guest${ARCH_SUFFIX:-} \
