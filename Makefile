@@ -43,6 +43,7 @@ help:
 	@echo "  make upstream-oracle upstream 7.3 (trixie-backports, fetched as data) as the oracle: its converted functions in patched 6.12 and 6.1, each difference listed (config/upstream-oracle)"
 	@echo "  make upstream-boot upstream 7.3 built with the harness config, booted with the guest suites, beside patched 6.12 case by case (config/upstream-boot)"
 	@echo "  make check-bisect  every patch compiled on its own, gcc-12 and clang-19, W=1 (PATCHES=N ONLY=\"5 10\")"
+	@echo "  make check-claims  the series' claims judged: patches 1-7 change no instruction (check-bisect's objects), report's site and size deltas (config/expect/claims)"
 	@echo "  make checkpatch    the tree's checkpatch.pl --strict on every patch"
 	@echo "  make check-testmod bpf_testmod (an external module) built per patch"
 	@echo "  make check-cross   s390-only files of the series cross-compiled per patch"

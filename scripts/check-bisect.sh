@@ -138,6 +138,10 @@ logs=$wt/check-bisect-logs
 [ -d "$wt/.git" ] || [ -f "$wt/.git" ] ||
 	git -C "$BUILD/linux" worktree add -q -f --detach "$wt" baseline >/dev/null
 mkdir -p "$logs"
+# The series the kept objects were built from (series_sum), written when
+# every patch was compiled with both compilers under both configs: make
+# check-claims judges only a whole run's objects of the series it checks.
+rm -f "$logs/series.sum"
 git_wt am --abort >/dev/null 2>&1 || true
 git_wt checkout -q --detach baseline
 git_wt reset -q --hard baseline
@@ -205,6 +209,7 @@ done
 echo "patch | compiler | config | objects | not built | errors | new warnings"
 printf '%s\n' "${rows[@]}"
 echo "logs: $(rel "$logs")"
+[ -n "${ONLY:-}${PATCHES:-}${COMPILERS:-}${CONFIGS:-}" ] || series_sum "$series" >"$logs/series.sum"
 stage_end
 if [ "$bad" = 0 ]; then
 	echo "bisect: ${#patches[@]} patches x $(wc -w <<<"$compilers") compilers: ok"

@@ -48,10 +48,11 @@ extra host-tests && BG_NICE=0 bg_start export-tests scripts/test-export.sh
 extra host-tests && BG_NICE=0 bg_start harness-tests harness_tests
 
 # fuzz_stage: the fuzzer on the patched kernel, its replay and watcher
-# self-tests, and its reach over the tree's fuzz paths (config/fuzz-paths).
+# self-tests, its reach over the tree's fuzz paths (config/fuzz-paths),
+# and the same calls on the baseline, compared path by path.
 fuzz_stage() {
 	local n selftest
-	stage "fuzz (patched, $tc)"
+	stage "fuzz (patched, then baseline, $tc)"
 	if tests/fuzz_replay.sh 2000 1 >"$BUILD/logs/fuzz-replay.out" 2>&1; then
 		result pass fuzz-replay "same seed, same calls and digest (host dry runs)"
 	else
@@ -82,6 +83,16 @@ fuzz_stage() {
 	fi
 	sed -n '/^fuzz summary/,$p' "$BUILD/logs/fuzz.out"
 	fuzz_paths "$BUILD/logs/fuzz.out" "$n" "${FUZZ_SEED:-1}" "$ROOT/$TREE_FUZZ_PATHS"
+	# The same calls on the baseline, after the patched run (one fuzzer
+	# boot at a time beside the main boots): what each path and op got
+	# there must be what it got on the patched kernel.
+	if KERNEL=$(kernel_image "$(objdir baseline "$tc")") FUZZ_LOG=$BUILD/logs/fuzz-baseline.log \
+		scripts/fuzz.sh "$n" "${FUZZ_SEED:-1}" >"$BUILD/logs/fuzz-baseline.out" 2>&1; then
+		result pass fuzz-baseline "$n calls, seed ${FUZZ_SEED:-1}, 0 kernel reports"
+	else
+		result fail fuzz-baseline "$n calls, seed ${FUZZ_SEED:-1}: $(fuzz_why "$BUILD/logs/fuzz-baseline.out"); see $(rel "$BUILD/logs/fuzz-baseline.out")"
+	fi
+	fuzz_compare "$BUILD/logs/fuzz-baseline.out" "$BUILD/logs/fuzz.out"
 	stage_end
 }
 

@@ -114,6 +114,8 @@ pair_judge coverage "$BUILD/logs/coverage-suites" \
 kind=fuzz
 pair_boot "coverage: boot both kernels, fuzzer ($fuzz_n calls, seed 1)" "$BUILD/logs/coverage-fuzz" fuzz_boot
 pair_boot_results coverage-fuzz "$BUILD/logs/coverage-fuzz" gcov_files
+# The same calls on both: per path and per op, the same outcomes.
+fuzz_compare "$BUILD/logs/coverage-fuzz-baseline.out" "$BUILD/logs/coverage-fuzz-patched.out"
 
 stage "coverage: line counts and the table"
 table_args=()

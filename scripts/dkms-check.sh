@@ -39,7 +39,7 @@ tc=gcc
 results_init dkms-check
 [ -n "$TREE_DKMS_MODULES" ] && [ -n "$TREE_CONFIG" ] && [ -n "$TREE_HEADERS" ] ||
 	fatal tree "TREE=$TREE_NAME: config/tree/$TREE_NAME names no dkms_modules, config or headers"
-MODULES=$ROOT/$TREE_DKMS_MODULES
+MODULES=$(tree_dkms_modules)
 EXPECT=$ROOT/config/expect/${TREE_EXPECT:+$TREE_EXPECT/}dkms
 DEBCONFIG=/usr/src/$TREE_CONFIG/config.amd64_none_amd64.xz
 mkdir -p "$W/logs"

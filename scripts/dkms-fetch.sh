@@ -17,9 +17,12 @@ set -euo pipefail
 
 [ $# -ge 2 ] || die "usage: scripts/dkms-fetch.sh SUITE PACKAGE [VERSION]"
 s=$1 p=$2
-list=${TREE_DKMS_MODULES:-dkms/modules}
-ver=${3:-$(awk -v s="$s" -v p="$p" '$1 == s && $2 == p { print $3; exit }' "$ROOT/$list")}
-[ -n "$ver" ] || die "dkms-fetch: no version of $p ($s) given, and none pinned in $list"
+ver=${3:-}
+if [ -z "$ver" ]; then
+	list=$(tree_dkms_modules) || exit 1
+	ver=$(awk -v s="$s" -v p="$p" '$1 == s && $2 == p { print $3; exit }' "$list")
+	[ -n "$ver" ] || die "dkms-fetch: no version of $p ($s) given, and none pinned in $(rel "$list")"
+fi
 W=$BUILD/dkms
 # The .deb (scripts/lib/aptdata.sh): bookworm from the host's own apt,
 # another suite from private apt state in build/dkms/apt-SUITE.

@@ -19,7 +19,7 @@ set -uo pipefail
 
 OUT=$1
 EXPECT=${2:-$ROOT/config/expect/${TREE_EXPECT:+$TREE_EXPECT/}dkms}
-MODULES=$ROOT/${TREE_DKMS_MODULES:-dkms/modules}
+MODULES=$(tree_dkms_modules) || exit 1
 DOC=$ROOT/docs/out-of-tree-modules.md
 [ -n "${RESULTS:-}" ] || die "dkms-judge: no RESULTS file (run from dkms-check or run_results)"
 grep -q -v -E '^(#|$)' "$OUT" || { result fail dkms-outcomes "no outcome measured ($(rel "$OUT") empty)"; exit 1; }

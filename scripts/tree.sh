@@ -82,13 +82,6 @@ if [ "$kv" != "$TREE_VERIFIED" ]; then
 	echo "WARNING: ****************************************************************"
 fi
 
-# Hash of every patch named in the series, in order.
-series_sum() {
-	local p
-	while read -r p; do
-		cat "$SERIES_DIR/$p"
-	done < <(series_patches "$SERIES_DIR/series") | sha256sum | cut -c1-16
-}
 
 # checkout.workers: the worktree's 88,000 files written by every core.
 for v in "${variants[@]}"; do
@@ -103,7 +96,7 @@ if [ ! -d "$BUILD/src-patched" ]; then
 	: # only the baseline asked for (or no series)
 elif [ -z "$SERIES_DIR" ]; then
 	die "no series to apply to $(rel "$BUILD/src-patched") (config/tree/$TREE_NAME has none)"
-elif sum=$(series_sum); [ "$(cat "$BUILD/patched.series-sum" 2>/dev/null)" != "$sum" ]; then
+elif sum=$(series_sum "$SERIES_DIR/series"); [ "$(cat "$BUILD/patched.series-sum" 2>/dev/null)" != "$sum" ]; then
 	P=$BUILD/src-patched
 	git -C "$P" am --abort >/dev/null 2>&1 || true
 	git -C "$P" checkout -q -B patched baseline

@@ -3,10 +3,12 @@
 #   make upstream-oracle  upstream 7.3's conversions looked up in patched 6.12 and 6.1
 #   make check-bisect [PATCHES=N COMPILERS=gcc CONFIGS=harness]
 #                     every patch compiles, no new W=1 warnings
+#   make check-claims the series' claims judged: patches 1-7 change no code
+#                     (check-bisect's objects), report's site and size deltas
 #   make check-cross  s390-only files of the series (net/iucv), cross-compiled per patch
 #   make check-btf    the BPF suite on gcc-12 kernels with BTF (kfunc unix path rewrite)
 #   make check-fix    the tree's ieee802154 fixes (config/tree fixes): unfixed kernel broken once, fixed kernel tested and fuzzed
-.PHONY: completeness upstream-oracle check-bisect check-cross checkpatch check-testmod check-btf dkms-check check-distcc check-fix
+.PHONY: completeness upstream-oracle check-bisect check-claims check-cross checkpatch check-testmod check-btf dkms-check check-distcc check-fix
 
 # Without SRC= (a tree folder) it reads the tree's patched tree
 # (build/src-patched), which the tree stage makes.  TREE= names the
@@ -22,6 +24,11 @@ upstream-oracle:
 
 check-bisect:
 	@scripts/tree.sh >/dev/null && scripts/check-bisect.sh
+
+# After make check-bisect (its per-patch objects); builds make check's
+# kernels when they are not built.
+check-claims:
+	@scripts/tree.sh >/dev/null && scripts/check-claims.sh
 
 check-cross:
 	@scripts/tree.sh >/dev/null && scripts/check-cross.sh

@@ -91,6 +91,7 @@ breaks=(bpf-skipped devices-skipped matrix-shrunk skip-unlisted xfail-unlisted s
 grep -q '^ok [0-9]* setaddr_m32$' "$P" && breaks+=(compat-dropped)
 grep -q -E '^  +ok [0-9]+.*# *SKIP' "$P" && breaks+=(skip-stale)
 [ -s "$L/fuzz.out" ] && check_extra fuzz && breaks+=(fuzz-path-never-ok fuzz-digest-unrecorded)
+[ -s "$L/fuzz.out" ] && [ -s "$L/fuzz-baseline.out" ] && check_extra fuzz && breaks+=(fuzz-baseline-differs)
 [ -f "$wb" ] && [ -f "$wp" ] && breaks+=(warnings-new)
 # The expectations' first obs content floor (none on an arch without a
 # measured run's: config/expect/README).
@@ -169,6 +170,13 @@ if [ -s "$L/fuzz.out" ] && check_extra fuzz; then
 		run_results fuzz_paths "$tmp/fuzz.out" "$n" "$seed" "$ROOT/$TREE_FUZZ_PATHS"
 	broke fuzz-digest-unrecorded "another number of calls than the recorded digest's" '^fail.fuzz-digest' \
 		run_results fuzz_paths "$L/fuzz.out" "$((n + 1))" "$seed" "$ROOT/$TREE_FUZZ_PATHS"
+	# The baseline's same calls, one of them succeeding where it failed
+	# on the patched kernel: judged by lib.sh's fuzz_compare.
+	if [ -s "$L/fuzz-baseline.out" ]; then
+		sed -E "0,/^( *path [^ ]+ calls=[0-9]+ ok=)([0-9]+)$/s//\1\21/" "$L/fuzz-baseline.out" >"$tmp/fuzz-baseline.out"
+		broke fuzz-baseline-differs "one path's ok count changed on the baseline" '^fail.fuzz-same-path' \
+			run_results fuzz_compare "$tmp/fuzz-baseline.out" "$L/fuzz.out"
+	fi
 fi
 
 # A compiler warning only the patched kernel has.

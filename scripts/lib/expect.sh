@@ -43,6 +43,34 @@ fuzz_paths() {
 	fi
 }
 
+# fuzz_counts FUZZ_OUT: "path.NAME<TAB>calls=N ok=M" and "op.NAME<TAB>calls=N
+# ok=M errors=E top=ERRNO:N,..." from a fuzz summary, sorted by name.
+fuzz_counts() {
+	sed -n -E 's/^ *(path|op) ([^ ]+) (calls=[0-9]+ ok=[0-9]+.*)$/\1.\2\t\3/p' "$1" | LC_ALL=C sort
+}
+
+# fuzz_compare BASELINE_OUT PATCHED_OUT: the same calls (one N, one
+# seed, the digest each run checked) made on both kernels.  Per
+# set-address path ("path NAME calls=N ok=M") and per op ("op NAME
+# calls=N ok=M errors=E" and its three most frequent errnos), what the
+# calls got must be the same on both:
+# the series changes nothing a call can see.  One result fuzz-same-NAME
+# each, and a name on one side only fails; no counts on a side fails
+# (two empty summaries are not the same behaviour).
+fuzz_compare() {
+	local b=$1 p=$2 f name bc pc
+	for f in "$b" "$p"; do
+		[ -n "$(fuzz_counts "$f")" ] || { result fail fuzz-same "no per-path or per-op counts in $(rel "$f")"; return; }
+	done
+	while IFS=$'\t' read -r name bc pc; do
+		if [ "$bc" = "$pc" ]; then
+			result pass "fuzz-same-$name" "$bc on both kernels"
+		else
+			result fail "fuzz-same-$name" "baseline ${bc:-absent}, patched ${pc:-absent}"
+		fi
+	done < <(LC_ALL=C join -t$'\t' -a1 -a2 -e '' -o 0,1.2,2.2 <(fuzz_counts "$b") <(fuzz_counts "$p"))
+}
+
 # fuzz_why FUZZ_OUT: why a failed fuzz run failed, on one line: the
 # fuzzer's kernel report or time-bound line, else scripts/fuzz.sh's
 # first reason.

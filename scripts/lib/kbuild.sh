@@ -24,8 +24,9 @@ dkms_conf() { bash -c "cd '$1' && . ./dkms.conf >/dev/null 2>&1; echo \"\$$2\"";
 # revision dropped too: lime-forensics-dkms-1.12.0.*.patch for
 # 1.12.0-1), else dkms/PACKAGE.*.patch; nothing when none exists.
 dkms_fixes() {
-	local ver deb up f v
-	ver=$(awk -v s="$1" -v p="$2" '$1 == s && $2 == p { print $3; exit }' "$ROOT/${TREE_DKMS_MODULES:-dkms/modules}")
+	local list ver deb up f v
+	list=$(tree_dkms_modules) || return 1
+	ver=$(awk -v s="$1" -v p="$2" '$1 == s && $2 == p { print $3; exit }' "$list")
 	deb=${ver#*:}; up=${deb%-*}
 	for v in "-$deb" "-$up" ""; do
 		for f in "$ROOT/dkms/$2$v".*.patch; do
@@ -41,6 +42,16 @@ dkms_fixes() {
 # (patches/series for 6.12).
 series_patches() {
 	grep -v -E '^[[:space:]]*(#|$)' "${1:-$SERIES_PATH/series}"
+}
+
+# series_sum [SERIES_FILE]: the hash of every patch the series names, in
+# order (default the tree's series): what a build or a kept object
+# was made from.
+series_sum() {
+	local series=${1:-$SERIES_PATH/series} p
+	while read -r p; do
+		cat "$(dirname "$series")/$p"
+	done < <(series_patches "$series") | sha256sum | cut -c1-16
 }
 
 # touched_objects: the .o of every .c file the series changes.

@@ -58,6 +58,17 @@ userland_profile() {
 	export USERLAND=$name
 }
 
+# tree_dkms_modules: the path of the tree's out-of-tree module list
+# (config/tree's dkms_modules); fails, saying so, for a tree that names
+# none (another tree's list is never the fallback).
+tree_dkms_modules() {
+	if [ -z "${TREE_DKMS_MODULES:-}" ]; then
+		echo "ERROR: TREE=${TREE_NAME:-?}: config/tree/${TREE_NAME:-?} names no dkms_modules list" >&2
+		return 1
+	fi
+	echo "$ROOT/$TREE_DKMS_MODULES"
+}
+
 # tree_refuses PIPELINE: the reason this tree's no_pipeline line gives
 # for PIPELINE (config/tree; a tree without series runs no pipeline that
 # builds, boots or walks the patches), empty when it can run it.

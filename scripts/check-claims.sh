@@ -1,0 +1,150 @@
+#!/bin/bash
+# make check-claims: the series' claims, which make report measures, as
+# a pipeline that fails when one does not hold.
+#   1. code identity: every object a patch of config/tree's same_code
+#      ("No binary changes expected") touches, compiled just before and
+#      just after it (make check-bisect keeps both, for the series it
+#      was run on), compared function by function (scripts/code-
+#      identity.sh): no changed instruction; under the harness config no
+#      changed constant either (allmodconfig's WARN __LINE__s and string
+#      offsets do move).  One result per patch x compiler x config.  The
+#      judge is broken once: an object compiled twice, one constant then
+#      one operator changed, must fail.
+#   2. sites and size: make report's counts on the clang kernels (and
+#      gcc-12's size on x86_64), each baseline -> patched delta against
+#      config/expect/[TREE/]claims, each count read from the kernels
+#      and never 0 on either.
+# Usage: scripts/check-claims.sh            (after make check-bisect)
+#        scripts/check-claims.sh --write    (also writes build/claims.expect:
+#                                           the expectation file with this
+#                                           run's deltas, for review)
+set -uo pipefail
+# shellcheck source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+write=
+[ "${1:-}" = --write ] && write=1
+results_init check-claims$ARCH_SUFFIX
+tc=clang
+logs=$BUILD/verify/check-bisect-logs
+R=$BUILD/report$ARCH_SUFFIX
+expect=$ROOT/config/expect/${TREE_EXPECT:+$TREE_EXPECT/}claims$ARCH_SUFFIX
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+[ "$ARCH_NAME" = x86_64 ] ||
+	fatal check-claims "ARCH=$ARCH_NAME: the per-patch objects are x86_64's (make check-bisect); make report ARCH=$ARCH_NAME measures the series as a whole"
+[ -n "${TREE_SAME_CODE:-}" ] || fatal check-claims "config/tree/$TREE_NAME names no same_code patches"
+
+stage "code identity of patches $TREE_SAME_CODE (make check-bisect's objects)"
+# The judge first, on two objects of its own: it must fail them.
+printf 'int f(int a, int b) { return a + b + 22; }\n' >"$tmp/f.c"
+mkdir -p "$tmp/before" "$tmp/const" "$tmp/insn"
+clang-19 -O2 -c "$tmp/f.c" -o "$tmp/before/f.o" &&
+	sed 's/22/23/' "$tmp/f.c" | clang-19 -O2 -x c -c - -o "$tmp/const/f.o" &&
+	sed 's/a + b/a - b/' "$tmp/f.c" | clang-19 -O2 -x c -c - -o "$tmp/insn/f.o" ||
+	fatal identity-breaks "clang-19 did not compile the break objects"
+# identity_verdict TSV_ROW: the judge of one row (patch compiler config
+# objects identical constants different functions); prints why it fails.
+identity_verdict() {
+	local cmp cfg n same cons diff funcs
+	IFS=$'\t' read -r _ cmp cfg n same cons diff funcs <<<"$1"
+	if [ "${n:-0}" -eq 0 ]; then
+		echo "no object compared"; return 1
+	elif [ "$diff" -gt 0 ]; then
+		echo "$diff of $n objects with a changed instruction: $funcs"; return 1
+	elif [ "$cons" -gt 0 ] && [ "$cfg" != allmod ]; then
+		echo "$cons of $n objects with a changed constant under $cfg"; return 1
+	fi
+	echo "$n objects: $same identical, $cons constants only (allmodconfig's WARN __LINE__s, string offsets)"
+}
+for b in const insn; do
+	"$ROOT"/scripts/code-identity.sh --dirs "$tmp/before" "$tmp/$b" "break-$b" "$tmp/$b.tsv" >/dev/null 2>&1
+	if why=$(identity_verdict "$(sed -n '2s/\t-\t-\t/\tclang\tharness\t/p' "$tmp/$b.tsv")"); then
+		result fail "identity-break-$b" "the judge passed an object with one $b change: $why"
+	else
+		result pass "identity-break-$b" "one $b change fails: $why"
+	fi
+done
+want=$(series_sum)
+if [ ! -d "$logs/obj" ]; then
+	result fail identity "no per-patch objects in $(rel "$logs"): run make check-bisect first"
+elif [ "$(cat "$logs/series.sum" 2>/dev/null)" != "$want" ]; then
+	result fail identity "$(rel "$logs") holds objects of another series ($(cat "$logs/series.sum" 2>/dev/null || echo "an unfinished run")), not $TREE_SERIES's $want: run make check-bisect"
+else
+	"$ROOT"/scripts/code-identity.sh "$logs" >"$BUILD/logs/check-claims-identity.out" 2>&1 ||
+		result fail identity "scripts/code-identity.sh failed: see $(rel "$BUILD/logs/check-claims-identity.out")"
+	for p in $TREE_SAME_CODE; do
+		pn=$(printf 'p%02d' "$p")
+		rows=$(awk -F'\t' -v p="$pn" '$1 == p' "$logs/code-identity.tsv")
+		[ -n "$rows" ] || { result fail "identity-$pn" "no objects of patch $p compared (make check-bisect compiled none)"; continue; }
+		while IFS= read -r row; do
+			IFS=$'\t' read -r _ cmp cfg _ <<<"$row"
+			if why=$(identity_verdict "$row"); then
+				result pass "identity-$pn-$cfg-$cmp" "$why"
+			else
+				result fail "identity-$pn-$cfg-$cmp" "$why"
+			fi
+		done <<<"$rows"
+	done
+fi
+stage_end
+
+stage "sites and size: make report (BENCH=0) on both kernels"
+# make check's clang kernels (built here when they are not).
+for v in baseline patched; do
+	"$ROOT"/scripts/build.sh "$BUILD/src-$v" "$(objdir "$v" "$tc")" "$tc" >"$BUILD/logs/check-claims-build-$v.out" 2>&1 ||
+		fatal "check-claims-kernel-$v" "the $v kernel did not build: see $(rel "$BUILD/logs/check-claims-build-$v.out")"
+done
+if ! BENCH=0 "$ROOT"/scripts/report.sh >"$BUILD/logs/check-claims-report.out" 2>&1; then
+	fatal check-claims-report "make report failed: see $(rel "$BUILD/logs/check-claims-report.out")"
+fi
+stage_end
+
+# The measures, "NAME BASELINE PATCHED", read from the report's files.
+sum2() { awk '{s += $2} END {print s + 0}' "$1"; }
+arrow() { sed -n -E "s/.*$1 ([0-9]+) -> ([0-9]+).*/\\1 \\2/p" "$2" | head -n 1; }
+bloat_total() { sed -n 's/^Total: Before=\([0-9]*\), After=\([0-9]*\),.*/\1 \2/p'; }
+{
+	for m in ubsan fort fpanic; do
+		echo "$m $(sum2 "$R/baseline.$m") $(sum2 "$R/patched.$m")"
+	done
+	echo "ud1_touched $(arrow 'out-of-bounds traps' "$R/ud1/summary")"
+	echo "wgnu_touched $(arrow 'all warnings' "$R/wgnu/summary")"
+	echo "wgnu_sockaddr_touched $(arrow 'embedding it:' "$R/wgnu/summary")"
+	echo "pahole_bytes $(awk -F'\t' '{b += $2; p += $3} END {print b + 0, p + 0}' "$R/pahole/layout.tsv")"
+	echo "vmlinux_clang $("$BUILD/src-baseline/scripts/bloat-o-meter" "$(objdir baseline clang)/vmlinux" "$(objdir patched clang)/vmlinux" | bloat_total)"
+	if [ "$ARCH_REPORT" = full ]; then
+		echo "vmlinux_gcc $("$BUILD/src-baseline/scripts/bloat-o-meter" "$(objdir baseline gcc)/vmlinux" "$(objdir patched gcc)/vmlinux" | bloat_total)"
+	fi
+} >"$BUILD/logs/check-claims.measures"
+
+if [ -n "$write" ]; then
+	# The expectation file with this run's deltas, comments kept, for
+	# review before it replaces the committed one.
+	[ -f "$expect" ] && cp "$expect" "$tmp/expect" || : >"$tmp/expect"
+	awk 'FILENAME == ARGV[1] { d[$1] = $3 - $2; order[++n] = $1; next }
+		/^[a-z_0-9]+ +-?[0-9]+/ && ($1 in d) { sub(/^[a-z_0-9]+ +-?[0-9]+/, sprintf("%-22s %d", $1, d[$1])); seen[$1] = 1 }
+		{ print }
+		END { for (i = 1; i <= n; i++) if (!(order[i] in seen)) printf "%-22s %d  # (new: say what it claims)\n", order[i], d[order[i]] }' \
+		"$BUILD/logs/check-claims.measures" "$tmp/expect" >"$BUILD/claims.expect"
+	note "this run's deltas: $(rel "$BUILD/claims.expect") (review, then copy to $(rel "$expect"))"
+fi
+
+stage "claims: each delta against $(rel "$expect")"
+[ -f "$expect" ] || fatal claims-expect "no $(rel "$expect"): write it with scripts/check-claims.sh --write"
+while read -r m b p; do
+	want=$(awk -v m="$m" '$1 == m { print $2; exit }' "$expect")
+	if [ -z "$b" ] || [ -z "$p" ] || [ "$b" -eq 0 ] || [ "$p" -eq 0 ]; then
+		result fail "claim-$m" "not measured on both kernels (baseline '${b:-}', patched '${p:-}')"
+	elif [ -z "$want" ]; then
+		result fail "claim-$m" "$b -> $p: no expected delta in $(rel "$expect")"
+	else
+		check "claim-$m" "$b -> $p ($((p - b)), expected $want)" test "$((p - b))" -eq "$want"
+	fi
+done <"$BUILD/logs/check-claims.measures"
+# A claim the file makes that this run did not measure fails too.
+while read -r m _; do
+	grep -q "^$m " "$BUILD/logs/check-claims.measures" ||
+		result fail "claim-$m" "listed in $(rel "$expect"), not measured by this run"
+done < <(grep -E '^[a-z_0-9]+ +-?[0-9]+' "$expect")
+stage_end
+finish
