@@ -12,9 +12,12 @@ and follows each patch's hunks to the two trees that ran:
   baseline side: the lines it removes, carried back through the earlier
                 patches to the baseline tree.
 A side is executed when one of those lines with code ran; a side whose
-lines hold no code (a prototype, a declaration, a signature's second
-line) is judged by the lines with code among the three either side
-(the diff's own context); with none there either it is "no code".
+lines hold no code (a call's second line, a declaration, a signature's
+second line) is judged by the other lines of the C statement each
+belongs to (back to the line after one that ends a statement, opens or
+closes a block, or is a label; on to the line that ends it), never by a
+neighbouring statement; with no code there either it is "no code".
+OUT/hunks.tsv names, per hunk and kernel, the lines that decided it.
 A hunk is
   executed      on both kernels (or on the patched one, for a file the
                 series adds);
@@ -24,7 +27,9 @@ A hunk is
 Every hunk not executed and not "no code" must match an entry of
 config/coverage-unreached (PATH[:WORD] then the reason; WORD: the hunk's
 text holds it), and every entry must match one.  config/expect/coverage
-holds floors: hunks executed, and changed lines executed per kernel.
+holds floors: hunks executed (count, and share of the hunks with code),
+changed lines executed per kernel, and the patched share over the whole
+series (the changed lines of objects not built counted as not run).
 Writes OUT/table.md, OUT/hunks.tsv and OUT/lines.tsv; the last line of
 its output is the summary; exit status 1 when a check failed.
 """
@@ -39,7 +44,42 @@ import sys
 import tempfile
 
 LLVM_COV = os.environ.get("LLVM_COV", "llvm-cov-19")
-CONTEXT = 3     # lines either side a side without code is judged by
+COMMENTS = re.compile(r"//.*$|/\*.*?\*/")
+BLOCK_HEAD = re.compile(r"(\}\s*)?(else\s+)?(if|for|while|switch)\b")
+
+
+def ends_statement(text):
+    """Whether a source line ends a C statement, opens or closes a block,
+    is a label or case, a preprocessor line, or blank: the next line
+    starts a statement of its own.  A bare if/for/while/switch/else
+    head counts too, so a body is not judged by its condition."""
+    t = COMMENTS.sub("", text).strip()
+    return (t == "" or t.startswith("#") or t.endswith((";", "{", "}", ":"))
+            or re.fullmatch(r"(\}\s*)?else", t) is not None
+            or (t.endswith(")") and BLOCK_HEAD.match(t) is not None))
+
+
+def span(lines):
+    """A set of line numbers as "12,14-16" ("-" when empty)."""
+    out, run = [], []
+    for ln in sorted(lines):
+        if run and ln == run[-1] + 1:
+            run.append(ln)
+            continue
+        if run:
+            out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
+        run = [ln]
+    if run:
+        out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
+    return ",".join(out) or "-"
+
+
+def code_like(text):
+    """A changed line that would hold code if compiled: not blank, not a
+    comment, not a lone brace (the whole-series share counts these in
+    the objects no kernel built)."""
+    t = COMMENTS.sub("", text).strip()
+    return t not in ("", "{", "}", "};") and not t.startswith(("*", "/*", "#"))
 
 
 def git(repo, *args):
@@ -226,6 +266,7 @@ class Kernel:
     def __init__(self, name, tree, objdir, out, logs):
         self.name, self.tree, self.objdir = name, os.path.realpath(tree), os.path.realpath(objdir)
         self.counts = collections.defaultdict(collections.Counter)
+        self.src = {}
         self.built = {os.path.relpath(os.path.join(d, f), self.objdir)[:-2] + ".c"
                       for d, _, fs in os.walk(self.objdir) for f in fs if f.endswith(".o")}
         self.boots = []
@@ -235,8 +276,32 @@ class Kernel:
             self.boots.append((os.path.basename(log), len(files)))
             line_counts(self.tree, self.objdir, dest, files, self.counts)
 
+    def source(self, path):
+        """The file's lines in this kernel's tree (cached)."""
+        if path not in self.src:
+            try:
+                with open(os.path.join(self.tree, path), errors="replace") as f:
+                    self.src[path] = f.read().split("\n")
+            except OSError:
+                self.src[path] = []
+        return self.src[path]
+
+    def statement(self, path, ln):
+        """The lines of the C statement line ln belongs to."""
+        src = self.source(path)
+        if not 1 <= ln <= len(src):
+            return {ln}
+        first = ln
+        while first > 1 and not ends_statement(src[first - 2]):
+            first -= 1
+        last = ln
+        while last < len(src) and not ends_statement(src[last - 1]):
+            last += 1
+        return set(range(first, last + 1))
+
     def side(self, path, lines):
-        """(state, executable lines, executed lines) of a set of lines."""
+        """(state, the lines that decided it, those that ran) of a set of
+        lines: its own lines with code, else those of their statements."""
         data = self.counts.get(path)
         if not data:
             if path.endswith(".c") and path not in self.built:
@@ -244,8 +309,8 @@ class Kernel:
             return "no code", set(), set()
         exe = {ln for ln in lines if ln in data}
         if not exe and lines:
-            lo, hi = min(lines), max(lines)
-            exe = {ln for ln in range(lo - CONTEXT, hi + CONTEXT + 1) if ln in data}
+            stmt = set().union(*(self.statement(path, ln) for ln in lines))
+            exe = {ln for ln in stmt if ln in data}
             if not exe:
                 return "no code", set(), set()
         ran = {ln for ln in exe if data[ln] > 0}
@@ -316,13 +381,33 @@ def self_test():
     assert map_lines({23}, d, False) == {20, 21}
     assert map_lines({24}, d, False) == {21}
     assert map_lines({12}, d, False) == {10, 11}
-    # A side without code is judged by its neighbours, else "no code".
+    # A side without code is judged by its own statement, else "no code";
+    # rpc_sockname()'s shape: the AF_INET6 bind's second line has no
+    # code, its first never ran, the AF_INET case's break three lines up
+    # did.  The old rule (code within three lines either side) credited
+    # it: broken once here, so the rule cannot come back unseen.
     k = Kernel.__new__(Kernel)
-    k.counts = {"f.c": collections.Counter({8: 0, 12: 4}), "g.c": collections.Counter({1: 0})}
+    k.tree = "/nonexistent"
+    k.counts = {"f.c": collections.Counter({8: 0, 12: 4, 23: 3, 25: 3, 27: 0, 29: 0}),
+                "g.c": collections.Counter({1: 0})}
     k.built = {"f.c", "g.c"}
+    k.src = {"f.c": ["x;"] * 20 + ["\tswitch (family) {", "\tcase AF_INET:",
+                                   "\t\terr = kernel_bind(sock, a,", "\t\t\t\t  sizeof(x));",
+                                   "\t\tbreak;", "\tcase AF_INET6:",
+                                   "\t\terr = kernel_bind(sock, a,", "\t\t\t\t  sizeof(y));",
+                                   "\t\tbreak;", "\t}"] + ["y;"] * 5}
     assert k.side("f.c", {12})[0] == "executed"
     assert k.side("f.c", {8})[0] == "not executed"
-    assert k.side("f.c", {10})[0] == "executed"      # neighbour 12 ran
+    assert k.side("f.c", {10})[0] == "no code"       # x; its own statement
+    assert k.side("f.c", {28}) == ("not executed", {27}, set()), k.side("f.c", {28})
+    assert k.side("f.c", {24}) == ("executed", {23}, {23}), k.side("f.c", {24})
+    old_rule = {ln for ln in range(28 - 3, 28 + 4) if k.counts["f.c"][ln] > 0}
+    assert old_rule == {25}, old_rule                # what credited it before
+    assert k.statement("f.c", 28) == {27, 28}
+    assert ends_statement("\tif (x)") and ends_statement("\t} else")
+    assert ends_statement("\telse") and not ends_statement("\tif (a &&")
+    assert span({3, 4, 5, 9}) == "3-5,9" and span(set()) == "-"
+    assert code_like("\t\tbreak;") and not code_like("\t/* c */") and not code_like("\t}")
     assert k.side("f.c", {30})[0] == "no code"
     assert k.side("h.c", {1})[0] == "not built"
     assert k.side("h.h", {1})[0] == "no code"
@@ -358,12 +443,13 @@ def main():
         new_lines = set(range(h.ns, h.ns + h.nl)) if h.nl else {h.ns, h.ns + 1}
         old_lines = set(range(h.os, h.os + h.ol)) if h.ol else {h.os, h.os + 1}
         p_lines = series.to_patched(h, new_lines)
-        p_state, _, _ = pat.side(h.path, p_lines)
+        p_state, p_by, _ = pat.side(h.path, p_lines)
+        b_by = set()
         if h.path in series.added:
             b_state = "-"
         else:
             b_lines = series.to_baseline(h, old_lines)
-            b_state, _, _ = base.side(h.path, b_lines)
+            b_state, b_by, _ = base.side(h.path, b_lines)
         states = {p_state} | ({b_state} - {"-"})
         if states == {"executed"}:
             verdict = "executed"
@@ -388,9 +474,14 @@ def main():
                     listed = e
                     e["used"] += 1
                     break
+        # An object no kernel built: its added lines that would hold
+        # code count as changed lines not run (the whole-series share).
+        nb = sum(1 for ln in h.text.splitlines() if ln.startswith("+") and code_like(ln[1:])) \
+            if verdict == "not built" else 0
         rows.append({"h": h, "p": p_state, "b": b_state, "verdict": verdict,
                      "listed": listed, "p_exe": p_exe, "p_ran": p_ran,
-                     "b_exe": b_exe, "b_ran": b_ran})
+                     "b_exe": b_exe, "b_ran": b_ran, "nb_lines": nb,
+                     "by": f"patched {span(p_by)}; baseline {span(b_by)}"})
 
     # Per patch.
     per = collections.OrderedDict()
@@ -404,19 +495,21 @@ def main():
             c["listed"] += 1
         elif r["verdict"] in ("not built", "not executed"):
             c["gaps"] += 1
-        for k in ("p_exe", "p_ran", "b_exe", "b_ran"):
+        for k in ("p_exe", "p_ran", "b_exe", "b_ran", "nb_lines"):
             c[k] += r[k]
     tot = collections.Counter()
     for c in per.values():
         tot.update(c)
 
+    with_code = tot["hunks"] - tot["no code"]
+    whole = tot["p_exe"] + tot["nb_lines"]
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "hunks.tsv"), "w") as f:
-        f.write("patch\tfile\tpatch_hunk\tpatched\tbaseline\tverdict\tlisted\n")
+        f.write("patch\tfile\tpatch_hunk\tpatched\tbaseline\tverdict\tdecided_by\tlisted\n")
         for r in rows:
             h = r["h"]
             f.write(f"{h.patch:02d}\t{h.path}\t-{h.os},{h.ol} +{h.ns},{h.nl}\t{r['p']}\t{r['b']}\t"
-                    f"{r['verdict']}\t{r['listed']['reason'] if r['listed'] else ''}\n")
+                    f"{r['verdict']}\t{r['by']}\t{r['listed']['reason'] if r['listed'] else ''}\n")
     with open(os.path.join(a.out, "table.md"), "w") as f:
         f.write("| patch | hunks | executed (both) | no code | not built | not executed | listed unreachable | gaps "
                 "| changed lines run, patched | changed lines run, baseline |\n")
@@ -428,6 +521,9 @@ def main():
         f.write(f"| all | {tot['hunks']} | {tot['executed']} | {tot['no code']} | {tot['not built']} | "
                 f"{tot['not executed']} | {tot['listed']} | {tot['gaps']} | {tot['p_ran']}/{tot['p_exe']} | "
                 f"{tot['b_ran']}/{tot['b_exe']} |\n\n")
+        f.write(f"Whole series: {tot['executed']} of {with_code} hunks with code executed on both kernels; "
+                f"changed lines run on the patched kernel {tot['p_ran']}/{whole}, the {tot['nb_lines']} "
+                "changed lines of objects no kernel built counted as not run.\n\n")
         f.write("Hunks not built or not executed, by file (patch:+the hunk's first line in that patch's diff), "
                 "with config/coverage-unreached's reason:\n\n")
         byreason = collections.defaultdict(list)
@@ -452,6 +548,8 @@ def main():
             failed.append(f"stale: config/coverage-unreached:{e['line']} {e['pat']}"
                           f"{':' + e['word'] if e['word'] else ''} matches no hunk that was not executed")
     measured = {"hunks executed": tot["executed"],
+                "share hunks executed": 100.0 * tot["executed"] / max(with_code, 1),
+                "share executed patched whole series": 100.0 * tot["p_ran"] / max(whole, 1),
                 "lines executed patched": tot["p_ran"],
                 "lines executed baseline": tot["b_ran"],
                 "share executed patched": 100.0 * tot["p_ran"] / max(tot["p_exe"], 1),
@@ -470,6 +568,10 @@ def main():
     for i, c in per.items():
         print(f"  {i:02d} {c['executed']}/{c['hunks']} hunks, {c['p_ran']}/{c['p_exe']}, {c['b_ran']}/{c['b_exe']}"
               f"{', ' + str(c['gaps']) + ' gaps' if c['gaps'] else ''}")
+    print(f"whole series: {tot['executed']} of {with_code} hunks with code executed on both kernels "
+          f"({measured['share hunks executed']:.1f}%); changed lines run on the patched kernel "
+          f"{tot['p_ran']}/{whole} ({measured['share executed patched whole series']:.1f}%), "
+          f"counting {tot['nb_lines']} lines of objects not built as not run")
     print(f"{'FAIL' if failed else 'ok'}: {tot['hunks']} hunks: {tot['executed']} executed on both kernels, "
           f"{tot['no code']} no code, {tot['listed']} listed unreachable, {tot['gaps']} gaps; changed lines run "
           f"{tot['p_ran']}/{tot['p_exe']} patched ({measured['share executed patched']:.1f}%), "
