@@ -134,6 +134,7 @@ finish() {
 	# end them before their closing line.
 	{ grep -P '^fail\t' "$RESULTS" || true; } | cut -f2,3 | sort | uniq -c | sed 's/^/  failed: /' | head -40
 	local p f s
+	pipeline_skips_judge
 	p=$(grep -c -P '^pass\t' "$RESULTS" || true); f=$(grep -c -P '^fail\t' "$RESULTS" || true)
 	s=$(grep -c -P '^skip\t' "$RESULTS" || true)
 	echo "$p passed, $f failed, $s skipped${PARTIAL_SUITES:+ (partial run: SUITES=$PARTIAL_SUITES)}"
@@ -148,6 +149,24 @@ finish() {
 	ledger_record "$p" "$f" "$s"
 	[ "$f" = 0 ]
 	exit $?
+}
+
+# pipeline_skips_judge: every skip this pipeline recorded of its own
+# (result skip: a reason given) must be one config/pipeline-skips allows
+# for it; any other fails as skip-unlisted-NAME.  The guests' counted
+# case skips (result_counts: no reason) and a nested pipeline's
+# (NAME/..., judged by its own finish) aside.
+pipeline_skips_judge() {
+	local name why p g allowed
+	while IFS=$'\t' read -r name why; do
+		allowed=
+		while read -r p g _; do
+			# shellcheck disable=SC2053 # both sides are globs of the list
+			[[ $PIPELINE == $p && $name == $g ]] && { allowed=1; break; }
+		done < <(grep -v -E '^(#|$)' "$ROOT/config/pipeline-skips")
+		[ -n "$allowed" ] ||
+			result fail "skip-unlisted-$name" "skipped ($why); config/pipeline-skips allows no such skip for $PIPELINE"
+	done < <(awk -F'\t' '$1 == "skip" && $3 != "" && $2 !~ /\// { print $2 "\t" $3 }' "$RESULTS")
 }
 
 # ledger_record P F S: this run's record in ledger/ (scripts/ledger.py),

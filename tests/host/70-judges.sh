@@ -157,3 +157,18 @@ breaks expect-breaks-one-missing 'FAIL +expect-breaks-ran .*not run: allow-broad
 printf '%s\n' 'set -euo pipefail; . "$1"/scripts/lib.sh; results_init strict; result pass a; finish' >"$tmp/strict.sh"
 got=$(BUILD=$tmp/nest bash "$tmp/strict.sh" "$ROOT" 2>&1 | tail -n 1)
 check pipeline-finish-under-set-e "$got" test "$got" = "1 passed, 0 failed, 0 skipped"
+
+# A pipeline's own skip must be one config/pipeline-skips allows for it
+# (finish: pipeline_skips_judge): an unlisted one fails the run, naming
+# it; a listed one (a tree's skip_suite) and the guests' counted case
+# skips (no reason) pass.
+ps_run() {
+	env -u RESULTS -u PARENT_RESULTS -u NESTED_AS BUILD="$tmp/ps" bash -c \
+		'. "$0"/scripts/lib.sh; results_init ps-test; result pass one; result_counts 1 0 2 guest-t >/dev/null; result skip "$1" "$2"; finish' \
+		"$ROOT" "$@" 2>&1
+}
+out=$(ps_run made-up-skip "nothing allows this"); rc=$?
+check pipeline-skip-unlisted-fails "rc=$rc: $(grep -m1 'skip-unlisted' <<<"$out" | sed 's/^ *//')" \
+	grep -q 'FAIL skip-unlisted-made-up-skip' <<<"$out"
+out=$(ps_run suite-foo "config/tree's skip_suite"); rc=$?
+check pipeline-skip-listed-passes "rc=$rc: $(tail -n 1 <<<"$out")" test "$rc" = 0
