@@ -43,20 +43,25 @@ fuzz_paths() {
 	fi
 }
 
-# fuzz_counts FUZZ_OUT: "path.NAME<TAB>calls=N ok=M" and "op.NAME<TAB>calls=N
-# ok=M errors=E top=ERRNO:N,..." from a fuzz summary, sorted by name.
+# fuzz_counts FUZZ_OUT: "path.NAME<TAB>calls=N ok=M" per set-address
+# path and "op.NAME<TAB>calls=N" per op, from a fuzz summary, sorted by
+# name.  An op's successes are left out: whether a bind or listen
+# succeeds depends on which ports earlier random calls still hold
+# (measured: two TREE=6.1 make check runs, the first with every op the
+# same on both kernels, the second with one bind and one listen apart),
+# while the set-address paths' outcomes are the same run after run
+# (their floors are the measured counts).
 fuzz_counts() {
-	sed -n -E 's/^ *(path|op) ([^ ]+) (calls=[0-9]+ ok=[0-9]+.*)$/\1.\2\t\3/p' "$1" | LC_ALL=C sort
+	sed -n -E 's/^ *path ([^ ]+) (calls=[0-9]+ ok=[0-9]+)$/path.\1\t\2/p; s/^ *op ([^ ]+) (calls=[0-9]+) .*/op.\1\t\2/p' "$1" | LC_ALL=C sort
 }
 
 # fuzz_compare BASELINE_OUT PATCHED_OUT: the same calls (one N, one
 # seed, the digest each run checked) made on both kernels.  Per
-# set-address path ("path NAME calls=N ok=M") and per op ("op NAME
-# calls=N ok=M errors=E" and its three most frequent errnos), what the
-# calls got must be the same on both:
-# the series changes nothing a call can see.  One result fuzz-same-NAME
-# each, and a name on one side only fails; no counts on a side fails
-# (two empty summaries are not the same behaviour).
+# set-address path, the calls and the calls that succeeded, and per op
+# the calls, must be the same on both: the series changes nothing a
+# call can see.  One result fuzz-same-NAME each, and a name on one side
+# only fails; no counts on a side fails (two empty summaries are not the
+# same behaviour).
 fuzz_compare() {
 	local b=$1 p=$2 f name bc pc
 	for f in "$b" "$p"; do
