@@ -45,8 +45,8 @@ clang-19 -O2 -c "$tmp/f.c" -o "$tmp/before/f.o" &&
 # identity_verdict TSV_ROW: the judge of one row (patch compiler config
 # objects identical constants different functions); prints why it fails.
 identity_verdict() {
-	local cmp cfg n same cons diff funcs
-	IFS=$'\t' read -r _ cmp cfg n same cons diff funcs <<<"$1"
+	local cfg n same cons diff funcs
+	IFS=$'\t' read -r _ _ cfg n same cons diff funcs <<<"$1"
 	if [ "${n:-0}" -eq 0 ]; then
 		echo "no object compared"; return 1
 	elif [ "$diff" -gt 0 ]; then
@@ -57,8 +57,8 @@ identity_verdict() {
 	echo "$n objects: $same identical, $cons constants only (allmodconfig's WARN __LINE__s, string offsets)"
 }
 for b in const insn; do
-	"$ROOT"/scripts/code-identity.sh --dirs "$tmp/before" "$tmp/$b" "break-$b" "$tmp/$b.tsv" >/dev/null 2>&1
-	if why=$(identity_verdict "$(sed -n '2s/\t-\t-\t/\tclang\tharness\t/p' "$tmp/$b.tsv")"); then
+	"$ROOT"/scripts/code-identity.sh --dirs "$tmp/before" "$tmp/$b" "break-$b" clang harness "$tmp/$b.tsv" >/dev/null 2>&1
+	if why=$(identity_verdict "$(sed -n 2p "$tmp/$b.tsv")"); then
 		result fail "identity-break-$b" "the judge passed an object with one $b change: $why"
 	else
 		result pass "identity-break-$b" "one $b change fails: $why"
@@ -102,7 +102,8 @@ stage_end
 # The measures, "NAME BASELINE PATCHED", read from the report's files.
 sum2() { awk '{s += $2} END {print s + 0}' "$1"; }
 arrow() { sed -n -E "s/.*$1 ([0-9]+) -> ([0-9]+).*/\\1 \\2/p" "$2" | head -n 1; }
-bloat_total() { sed -n 's/^Total: Before=\([0-9]*\), After=\([0-9]*\),.*/\1 \2/p'; }
+# bloat-o-meter's "Total: Before=B, After=P, chg ..." as "B P".
+bloat_total() { sed -n 's/^Total: Before=\([0-9]*\), After=\([0-9]*\),.*/\1 \2/p' "$R/bloat-$1" 2>/dev/null; }
 {
 	for m in ubsan fort fpanic; do
 		echo "$m $(sum2 "$R/baseline.$m") $(sum2 "$R/patched.$m")"
@@ -111,10 +112,8 @@ bloat_total() { sed -n 's/^Total: Before=\([0-9]*\), After=\([0-9]*\),.*/\1 \2/p
 	echo "wgnu_touched $(arrow 'all warnings' "$R/wgnu/summary")"
 	echo "wgnu_sockaddr_touched $(arrow 'embedding it:' "$R/wgnu/summary")"
 	echo "pahole_bytes $(awk -F'\t' '{b += $2; p += $3} END {print b + 0, p + 0}' "$R/pahole/layout.tsv")"
-	echo "vmlinux_clang $("$BUILD/src-baseline/scripts/bloat-o-meter" "$(objdir baseline clang)/vmlinux" "$(objdir patched clang)/vmlinux" | bloat_total)"
-	if [ "$ARCH_REPORT" = full ]; then
-		echo "vmlinux_gcc $("$BUILD/src-baseline/scripts/bloat-o-meter" "$(objdir baseline gcc)/vmlinux" "$(objdir patched gcc)/vmlinux" | bloat_total)"
-	fi
+	echo "vmlinux_clang $(bloat_total clang)"
+	[ "$ARCH_REPORT" != full ] || echo "vmlinux_gcc $(bloat_total gcc)"
 } >"$BUILD/logs/check-claims.measures"
 
 if [ -n "$write" ]; then

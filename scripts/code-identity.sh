@@ -15,9 +15,10 @@
 #   the whole series: every object it touches (lib.sh touched_objects)
 #   as built in two kernel object dirs of $ARCH (make report ARCH=arm64).
 #   One row, "series"; writes TSV.
-# Usage: scripts/code-identity.sh --dirs BEFORE AFTER NAME TSV
+# Usage: scripts/code-identity.sh --dirs BEFORE AFTER NAME COMPILER CONFIG TSV
 #   every .o under AFTER against the same path under BEFORE (make
-#   check-claims' breaks: one object compiled twice).  One row, NAME.
+#   check-claims' breaks: one object compiled twice).  One row, NAME,
+#   labelled with the COMPILER and CONFIG it was built with.
 # Prints the rows, then the differing functions.  The disassembler and
 # what counts as an immediate come from config/arch/$ARCH.
 set -euo pipefail
@@ -80,11 +81,11 @@ if [ "${1:-}" = --objdirs ]; then
 	compare "$base" "$patched" < <(touched_objects | sort)
 	row series "${tc:-?}" harness >>"$tsv"
 elif [ "${1:-}" = --dirs ]; then
-	[ $# = 5 ] || die "usage: code-identity.sh --dirs BEFORE AFTER NAME TSV"
-	tsv=$5
+	[ $# = 7 ] || die "usage: code-identity.sh --dirs BEFORE AFTER NAME COMPILER CONFIG TSV"
+	tsv=$7
 	printf 'patch\tcompiler\tconfig\tobjects\tidentical\tconstants\tdifferent\tfunctions\n' >"$tsv"
 	compare "$2" "$3" < <(cd "$3" && find . -name '*.o' | sed 's|^\./||' | sort)
-	row "$4" - - >>"$tsv"
+	row "$4" "$5" "$6" >>"$tsv"
 else
 	logs=${1:-$BUILD/verify/check-bisect-logs}
 	[ -d "$logs/obj" ] || die "no saved objects in $(rel "$logs"): run make check-bisect first"

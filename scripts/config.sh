@@ -11,7 +11,8 @@ src=$(realpath "$1") obj=$(realpath -m "$2") tc=$3
 frags=("$ROOT"/config/base.config "$ROOT"/config/net.config
 	"$ROOT"/config/bpf.config "$ROOT"/config/kunit.config
 	"$ROOT"/config/fuzz-netdevs.config "$ROOT"/config/reach.config)
-[ -z "$ARCH_FRAGMENT" ] || frags+=("$ROOT/config/$ARCH_FRAGMENT")
+# shellcheck disable=SC2086 # a list of fragments
+for f in $ARCH_FRAGMENT; do frags+=("$ROOT/config/$f"); done
 toolchain "$tc"
 [ -z "$TC_FRAGMENT" ] || frags+=("$ROOT/config/$TC_FRAGMENT")
 [ -z "$TREE_FRAGMENT" ] || frags+=("$ROOT/config/$TREE_FRAGMENT")

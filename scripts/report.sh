@@ -194,10 +194,14 @@ ubsan_b=$(awk '{s += $2} END {print s + 0}' "$R/baseline.ubsan")
 ubsan_p=$(awk '{s += $2} END {print s + 0}' "$R/patched.ubsan")
 fort_b=$(awk '{s += $2} END {print s + 0}' "$R/baseline.fort")
 fort_p=$(awk '{s += $2} END {print s + 0}' "$R/patched.fort")
-bloat_clang=$("$BUILD/src-baseline/scripts/bloat-o-meter" "$(objdir baseline clang)/vmlinux" "$(objdir patched clang)/vmlinux")
+# Kept in $R/bloat-TC for make check-claims, which reads their totals.
+"$BUILD/src-baseline/scripts/bloat-o-meter" "$(objdir baseline clang)/vmlinux" "$(objdir patched clang)/vmlinux" >"$R/bloat-clang"
+bloat_clang=$(cat "$R/bloat-clang")
 bloat_gcc=
+rm -f "$R/bloat-gcc"
 if [ "$primary" = yes ]; then
-	bloat_gcc=$("$BUILD/src-baseline/scripts/bloat-o-meter" "$(objdir baseline gcc)/vmlinux" "$(objdir patched gcc)/vmlinux")
+	"$BUILD/src-baseline/scripts/bloat-o-meter" "$(objdir baseline gcc)/vmlinux" "$(objdir patched gcc)/vmlinux" >"$R/bloat-gcc"
+	bloat_gcc=$(cat "$R/bloat-gcc")
 fi
 total() { sed -n 's/^Total: Before=\([0-9]*\), After=\([0-9]*\), chg \(.*\)$/\1 -> \2 (\3)/p'; }
 
@@ -213,7 +217,7 @@ if [ "$primary" = yes ]; then
 	echo "Config: harness config (tinyconfig + config/*.config); clang-19 builds add UBSAN_BOUNDS, FORTIFY_SOURCE, KASAN."
 	echo "Compilers: $(clang-19 --version | head -1); $(gcc-12 --version | head -1)."
 else
-	echo "Config: harness config (tinyconfig + config/*.config, config/$ARCH_FRAGMENT) with UBSAN_BOUNDS, FORTIFY_SOURCE, KASAN: the clang-19 kernels of \`make check-$ARCH_NAME\` (${ARCH_KBUILD[*]} LLVM=-19)."
+	echo "Config: harness config (tinyconfig + config/*.config, config/${ARCH_FRAGMENT// /, config/}) with UBSAN_BOUNDS, FORTIFY_SOURCE, KASAN: the clang-19 kernels of \`make check-$ARCH_NAME\` (${ARCH_KBUILD[*]} LLVM=-19)."
 	echo "Compiler: $(clang-19 --version | head -1); disassembler: $("$ARCH_OBJDUMP" --version | head -1)."
 fi
 echo

@@ -14,8 +14,9 @@ for f in "$ROOT"/config/arch/*; do
 	for k in $keys; do
 		grep -q -E "^${k}[[:space:]]+[^[:space:]]" "$f" || bad+=("$(basename "$f"): no $k")
 	done
-	frag=$(sed -n 's/^fragment[[:space:]]\+//p' "$f")
-	[ "$frag" = - ] || [ -f "$ROOT/config/$frag" ] || bad+=("$(basename "$f"): no config/$frag")
+	for frag in $(sed -n 's/^fragment[[:space:]]\+//p' "$f"); do
+		[ "$frag" = - ] || [ -f "$ROOT/config/$frag" ] || bad+=("$(basename "$f"): no config/$frag")
+	done
 done
 msg=$(ARCH=nosuch bash -c ". '$ROOT/scripts/lib.sh'" 2>&1)
 grep -q "unknown ARCH 'nosuch' (config/arch has: .*x86_64" <<<"$msg" || bad+=("ARCH=nosuch: $msg")

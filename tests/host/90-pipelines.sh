@@ -86,3 +86,20 @@ for ta in 6.12/x86_64 6.1/x86_64 6.12/arm64 6.1/arm64; do
 done
 check profiles-combined "check_extras per tree/arch: $combo" test "$combo" = \
 	"6.12/x86_64:host-tests,boot-faults,bounds-demo,fuzz, 6.1/x86_64:host-tests,boot-faults,bounds-demo,fuzz, 6.12/arm64: 6.1/arm64: "
+
+# make premise-breaks' sets: every set tests/premise-breaks/sets lists
+# has its patch and cases, every patch there is listed, and each set's
+# kernel options are spelled as .config options (or "-").
+pb=$ROOT/tests/premise-breaks bad=()
+while read -r pset needs; do
+	[ -f "$pb/$pset.patch" ] && [ -f "$pb/$pset.cases" ] || bad+=("$pset: no $pset.patch or $pset.cases")
+	for o in $needs; do
+		[ "$o" = - ] || [[ $o =~ ^CONFIG_[A-Z0-9_]+$ ]] || bad+=("$pset: $o")
+	done
+done < <(grep -v -E '^(#|$)' "$pb/sets")
+for p in "$pb"/*.patch; do
+	pset=$(basename "$p" .patch)
+	grep -q -E "^${pset}[[:space:]]" "$pb/sets" || bad+=("$pset.patch: not in sets")
+done
+check premise-break-sets-listed "tests/premise-breaks/sets: $(grep -c -v -E '^(#|$)' "$pb/sets") sets, each with its patch and cases${bad[*]:+ (${bad[*]})}" \
+	test "${#bad[@]}" = 0
