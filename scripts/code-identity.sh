@@ -32,10 +32,13 @@ dis() {
 		/^[0-9a-f]+ <.*>:$/ { f = $2; gsub(/[<>:]/, "", f); next }
 		/^ +[0-9a-f]+:/ && f != "" { sub(/^ +[0-9a-f]+:[ \t]*/, ""); print f "\t" $0 }'
 }
-# Mask immediates, addends and branch targets' offsets: what a moved
-# __LINE__, a string or a function placed elsewhere in .text changes.
+# Mask immediates, addends, branch targets' offsets and the addresses
+# of relocation sites: what a moved __LINE__, a string or a function
+# placed elsewhere in .text changes (an immediate that needs a longer
+# encoding moves every later instruction and relocation of its function,
+# and with them the alignment padding: nops of another length, dropped).
 mask() {
-	sed -E "$ARCH_IMM_MASK"'; s/\b[0-9a-f]+ <([^>+]*)(\+0x[0-9a-f]+)?>/<\1>/g; s/([+-])0x[0-9a-f]+/\1OFF/g'
+	sed -E "$ARCH_IMM_MASK"'; /\t([a-z0-9]+ )*nop[a-z]*( |$)/d; s/\b[0-9a-f]+ <([^>+]*)(\+0x[0-9a-f]+)?>/<\1>/g; s/\t[0-9a-f]+: (R_[A-Z0-9_]+)/\t\1/g; s/([+-])0x[0-9a-f]+/\1OFF/g'
 }
 
 # compare BEFORE AFTER: the objects named on stdin, each compiled in
