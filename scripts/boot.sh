@@ -18,6 +18,7 @@ timeout_s=${BOOT_TIMEOUT:-$ARCH_BOOT_TIMEOUT}
 ktap=${log%.log}.ktap
 mkdir -p "$(dirname "$log")"
 : >"$log"; : >"$ktap"
+boot_verdict "$log" "BOOT FAILED: the boot script did not end (killed or stopped)"
 
 # make coverage (GCOV_DUMP=1): after the suites, guest/init copies the
 # kernel's gcov counters to a serial port of their own (config/arch's
@@ -38,6 +39,7 @@ rc=$QEMU_RC dur=$QEMU_DUR
 RELLOG=$(rel "$log")
 
 fail() {
+	boot_verdict "$log" "BOOT FAILED: $* (console log: $RELLOG)"
 	echo "BOOT FAILED: $* (console log: $RELLOG)" >&2
 	exit 1
 }
@@ -46,3 +48,4 @@ why=$(qemu_judge "$rc" "$dur" "$timeout_s" "$log")
 "$ROOT"/scripts/console-check.sh "$log" || fail "console shows kernel reports (quoted above)"
 grep -a -q '# init: done' "$ktap" || fail "guest stopped before init finished (killed or crashed)"
 note "guest ran ${dur}s under $accel"
+boot_verdict "$log"

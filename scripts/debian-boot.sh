@@ -21,8 +21,10 @@ mu_timeout=${MULTIUSER_TIMEOUT:-900}
 timeout_s=${BOOT_TIMEOUT:-2400}
 mkdir -p "$(dirname "$log")"
 : >"$log"; : >"$ktap"
+boot_verdict "$log" "BOOT FAILED: the boot script did not end (killed or stopped)"
 RELLOG=$(rel "$log")
 fail() {
+	boot_verdict "$log" "BOOT FAILED: $* (console log: $RELLOG)"
 	echo "BOOT FAILED: $* (console log: $RELLOG)" >&2
 	exit 1
 }
@@ -66,3 +68,4 @@ note "boot to login prompt: ${t_login:-none}s (multi-user.target ${t_mu}s), powe
 # A unit that failed to start is a boot that did not do its work.
 [ "$failed_units" = 0 ] ||
 	fail "$failed_units unit(s) failed to start: $(grep -a -F 'Failed to start' "$log" | head -3 | tr -d '\r' | sed 's/.*Failed to start //' | tr '\n' ';')"
+boot_verdict "$log"

@@ -153,7 +153,8 @@ dkms_build() {
 	if [ "$s" != bookworm ] && [ "$s" != project ]; then
 		etc=$W/pkg/$s/dkms/etc/dkms dkms="bash $W/pkg/$s/dkms/usr/sbin/dkms"
 	fi
-	ns=$W/ns$PART
+	# One namespace per build: builds run side by side.
+	ns=$W/ns$PART/$(basename "$log")
 	rm -rf "$ns"; mkdir -p "$ns/var-lib-dkms" "$ns/usr-src" "$ns/lib-upper" "$ns/lib-work"
 	cp -a "$src" "$ns/usr-src/$name-$ver"
 	# Many modules' Makefiles use /lib/modules/KVER/build, not the
@@ -161,7 +162,7 @@ dkms_build() {
 	# headers installed, in an overlay of /usr/lib (/lib on Debian 12)
 	# that only this namespace sees.
 	# LC_ALL=C: the compiler's quotes in plain ASCII, the same everywhere.
-	LC_ALL=C timeout "${DKMS_TIMEOUT:-3600}" unshare -m bash -c '
+	LC_ALL=C timeout "${DKMS_TIMEOUT:-7200}" unshare -m bash -c '
 		set -e
 		mount --bind "$1/var-lib-dkms" /var/lib/dkms
 		mount --bind "$1/usr-src" /usr/src
@@ -174,6 +175,9 @@ dkms_build() {
 	' _ "$ns" "$etc" "$dkms" "$name" "$ver" "$kver" "$k" >"$log.dkms" 2>&1
 	local rc=$?
 	cat "$ns/var-lib-dkms/$name/$ver/build/make.log" >"$log" 2>/dev/null || cp "$log.dkms" "$log"
+	# A build that ended as expected leaves only its logs (OpenAFS's
+	# tree is 100s of MB); a failed one keeps its tree to look into.
+	case $rc in 0 | 77) rm -rf "$ns" ;; esac
 	return $rc
 }
 
@@ -196,7 +200,7 @@ outcome() {
 	case $rc in
 	0) echo builds ;;
 	77) echo excluded ;;
-	124) echo "fails timeout after ${DKMS_TIMEOUT:-3600}s" ;;
+	124) echo "fails timeout after ${DKMS_TIMEOUT:-7200}s" ;;
 	*)
 		local e
 		e=$(first_error "$4")
@@ -218,52 +222,104 @@ wanted() {
 }
 
 # --- builds: every module on both kernels, fixed ones again -------------
+# DKMS_JOBS modules at a time (default 3), each module's builds side by
+# side: OpenAFS's configure runs its kbuild probes one after another,
+# one core each, for 20-30 min per build; one after another its four
+# builds alone took two hours.  Each module writes its outcomes to its
+# own file, merged in list order; a module's line is printed when it
+# ends.
 OUT=$W/outcomes$PART
-: >"$OUT"
-stage "dkms build: ${#mods[@]} modules x {baseline, patched}"
+JOBDIR=$W/jobs$PART
+rm -rf "$JOBDIR" "$W/fixed$PART"; mkdir -p "$JOBDIR"
+
+# module_job N SUITE PACKAGE VERSION: every build of one module, its
+# outcome lines in $JOBDIR/N.
+module_job() {
+	local n=$1 s=$2 p=$3 ver=$4 src fixed fix v line bl ahead=
+	local out=$JOBDIR/$n
+	echo "$p ($s)" >"$out.running"
+	src=$(msrc "$s" "$p")
+	line="[$n/${#mods[@]}] $p $ver ($s):"
+	mapfile -t fixes < <(dkms_fixes "$s" "$p")
+	# A fix is built only where the source builds on the baseline
+	# unfixed (not Debian 12's ipt-netflow and OpenAFS, made for 6.1: it
+	# would say nothing about the series).  Where the expectations (or,
+	# with baseline left out, the last full run) say it does, the fixed
+	# builds start beside the unfixed ones; otherwise after them.
+	grep -qs "^$s $p baseline builds" "$EXPECT" "$W/outcomes" && ahead=1
+	for v in baseline patched; do
+		wanted "$v" && outcome "$s" "$v" "$src" "$W/logs/$s-$p-$v.log" >"$out.$v" &
+	done
+	fix_builds() {
+		local fix fixed v
+		for fix in "${fixes[@]}"; do
+			fixed=$W/fixed$PART/$s/$p
+			rm -rf "$fixed"; mkdir -p "$(dirname "$fixed")"; cp -a "$src" "$fixed"
+			if ! patch -d "$fixed" -p1 -s -F0 <"$fix" >"$W/logs/$s-$p-fix.log" 2>&1; then
+				echo "fails $(basename "$fix") does not apply at fuzz 0" >"$out.fix"
+				continue
+			fi
+			for v in baseline patched; do
+				wanted "fixed-$v" && outcome "$s" "$v" "$fixed" "$W/logs/$s-$p-fixed-$v.log" >"$out.fixed-$v" &
+			done
+		done
+		wait
+	}
+	[ ${#fixes[@]} -gt 0 ] && [ -n "$ahead" ] && fix_builds &
+	wait
+	for v in baseline patched; do
+		[ -s "$out.$v" ] || continue
+		echo "$s $p $v $(cat "$out.$v")" >>"$out"
+		line+=" $v $(cut -d' ' -f1 "$out.$v") ($(cat "$W/logs/$s-$p-$v.log.secs")s)"
+	done
+	if [ ${#fixes[@]} -gt 0 ]; then
+		bl=$(cat "$out.baseline" 2>/dev/null)
+		if [ "${bl%% *}" != builds ] && ! { ! wanted baseline && [ -n "$ahead" ]; }; then
+			line+="; $(basename "${fixes[0]}"): not built (the source fails on the baseline unfixed)"
+			rm -f "$out".fix*
+		else
+			[ -n "$ahead" ] || fix_builds
+			line+="; + $(basename "${fixes[0]}"):"
+			if [ -s "$out.fix" ]; then
+				echo "$s $p fix $(cat "$out.fix")" >>"$out"
+				line+=" does not apply"
+			fi
+			for v in baseline patched; do
+				[ -s "$out.fixed-$v" ] || continue
+				echo "$s $p fixed-$v $(cat "$out.fixed-$v")" >>"$out"
+				line+=" $v $(cut -d' ' -f1 "$out.fixed-$v") ($(cat "$W/logs/$s-$p-fixed-$v.log.secs")s)"
+			done
+		fi
+	fi
+	note "$line"
+	rm -f "$out.running"
+}
+
+# wait_below K: until fewer than K module jobs run; every 5 min, which.
+wait_below() {
+	local t=$SECONDS
+	while [ "$(jobs -rp | wc -l)" -ge "$1" ]; do
+		sleep 5
+		if [ $((SECONDS - t)) -ge 300 ]; then
+			t=$SECONDS
+			note "... $(date +%H:%M:%S) still building: $(cat "$JOBDIR"/*.running 2>/dev/null | paste -sd, | sed 's/,/, /g')"
+		fi
+	done
+}
+
+stage "dkms build: ${#mods[@]} modules x {baseline, patched}, ${DKMS_JOBS:=3} at a time"
 i=0
 for m in "${mods[@]}"; do
 	read -r s p ver <<<"$m"
 	i=$((i + 1))
-	src=$(msrc "$s" "$p")
-	[ -f "$src/dkms.conf" ] || die "$p ($s): no dkms.conf in its package"
-	line="[$i/${#mods[@]}] $p $ver ($s):"
-	for v in baseline patched; do
-		wanted "$v" || continue
-		r=$(outcome "$s" "$v" "$src" "$W/logs/$s-$p-$v.log")
-		echo "$s $p $v $r" >>"$OUT"
-		line+=" $v ${r%% *} ($(cat "$W/logs/$s-$p-$v.log.secs")s)"
-	done
-	note "$line"
-	# The fix of dkms/ for this package, if any: applied at fuzz 0 to
-	# this version's source and built on both kernels; not where the
-	# source fails on the baseline already (Debian 12's ipt-netflow and
-	# OpenAFS: made for 6.1), as it would say nothing about the series.
-	# (dkms_fixes: a fix made for this upstream version if there is one.)
-	mapfile -t fixes < <(dkms_fixes "$s" "$p")
-	for fix in "${fixes[@]}"; do
-		if ! grep -q "^$s $p baseline builds" "$OUT" &&
-			! { ! wanted baseline && grep -qs "^$s $p baseline builds" "$EXPECT" "$W/outcomes"; }; then
-			note "  $(basename "$fix"): not built (the source fails on the baseline unfixed)"
-			continue
-		fi
-		fixed=$W/fixed/$s/$p
-		rm -rf "$fixed"; mkdir -p "$(dirname "$fixed")"; cp -a "$src" "$fixed"
-		if ! patch -d "$fixed" -p1 -s -F0 <"$fix" >"$W/logs/$s-$p-fix.log" 2>&1; then
-			echo "$s $p fix fails $(basename "$fix") does not apply at fuzz 0" >>"$OUT"
-			note "  $(basename "$fix"): does not apply"
-			continue
-		fi
-		line="  + $(basename "$fix"):"
-		for v in baseline patched; do
-			wanted "fixed-$v" || continue
-			r=$(outcome "$s" "$v" "$fixed" "$W/logs/$s-$p-fixed-$v.log")
-			echo "$s $p fixed-$v $r" >>"$OUT"
-			line+=" $v ${r%% *}"
-		done
-		note "$line"
-	done
+	[ -f "$(msrc "$s" "$p")/dkms.conf" ] || die "$p ($s): no dkms.conf in its package"
+	wait_below "$DKMS_JOBS"
+	module_job "$i" "$s" "$p" "$ver" &
 done
+wait_below 1
+wait
+: >"$OUT"
+for n in $(seq 1 ${#mods[@]}); do cat "$JOBDIR/$n" >>"$OUT"; done
 stage_end
 
 # --- judge: outcomes against the expectation ----------------------------------

@@ -18,8 +18,8 @@ set -euo pipefail
 [ $# -ge 2 ] || die "usage: scripts/dkms-fetch.sh SUITE PACKAGE [VERSION]"
 s=$1 p=$2
 ver=${3:-}
+list=$(tree_dkms_modules) || exit 1
 if [ -z "$ver" ]; then
-	list=$(tree_dkms_modules) || exit 1
 	ver=$(awk -v s="$s" -v p="$p" '$1 == s && $2 == p { print $3; exit }' "$list")
 	[ -n "$ver" ] || die "dkms-fetch: no version of $p ($s) given, and none pinned in $(rel "$list")"
 fi

@@ -37,14 +37,17 @@ pair_boot() {
 # pair_boot_results NAME PREFIX [DETAIL]: one result NAME-VARIANT per
 # boot of pair_boot: passed when its BOOT ended 0, the detail then
 # DETAIL VARIANT's output (a caller's function); failed with the line
-# saying why (BOOT FAILED) or where its output is.
+# saying why (the boot's verdict file, lib/qemu.sh boot_verdict) or,
+# where the boot said it passed and the command still failed, its exit
+# status and where its output is.
 pair_boot_results() {
 	local name=$1 prefix=$2 detail=${3:-} v why
 	for v in "${VARIANTS[@]}"; do
 		if [ "${PAIR_RC[$v]}" = 0 ]; then
 			result pass "$name-$v" "$([ -z "$detail" ] || "$detail" "$v")"
 		else
-			why=$(grep -a -m1 'BOOT FAILED' "$prefix-$v.out")
+			why=$(head -1 "$prefix-$v.verdict" 2>/dev/null)
+			[ "$why" != pass ] || why=
 			result fail "$name-$v" "${why:-exit status ${PAIR_RC[$v]}, see $(rel "$prefix-$v.out")}"
 		fi
 	done

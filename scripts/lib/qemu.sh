@@ -100,6 +100,14 @@ qemu_run() {
 	QEMU_DUR=$(seconds_since "$t0")
 }
 
+# boot_verdict LOG [WHY]: a boot's verdict, read by the engine
+# (pair_boot_results) instead of its text output: LOG's .verdict twin
+# holds "pass", or the line saying why it failed.  Written first as
+# "did not end" so a boot killed half-way says so.
+boot_verdict() {
+	echo "${2:-pass}" >"${1%.log}.verdict"
+}
+
 # qemu_judge RC DURATION BOUND LOG: why a QEMU run (started under
 # timeout(1) with BOUND seconds, console in LOG, QEMU's own output in
 # LOG.qemu) that ended with RC after DURATION seconds failed, on stdout;

@@ -60,7 +60,7 @@ check objects-judge "$got" test "$got" = "2 2 1 net/b.c: warning: new one [-Wy]"
 # saying why, at once and one after the other (SERIAL_BOOTS=1).
 for serial in 0 1; do
 	got=$(BUILD=$tmp/eng SERIAL_BOOTS=$serial bash -c '. "$0"/scripts/lib.sh; results_init eng
-		fake() { echo "$1" >"$2"; [ "$1" = baseline ] || { echo "BOOT FAILED: broken on purpose" >&2; return 3; }; }
+		fake() { echo "$1" >"$2"; boot_verdict "$2"; [ "$1" = baseline ] || { boot_verdict "$2" "BOOT FAILED: broken on purpose"; return 3; }; }
 		pair_boot t "$BUILD/logs/e" fake >/dev/null; pair_boot_results boot-t "$BUILD/logs/e" >/dev/null
 		cat "$BUILD"/logs/e-*.log | tr "\n" " "; cut -f1-3 "$RESULTS" | tr "\t\n" " ;"' "$ROOT")
 	check "engine-pair-boot-serial$serial" "$got" \
