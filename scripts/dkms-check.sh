@@ -4,12 +4,16 @@
 # dkms_modules: on 6.12 dkms/modules, Debian 13's *-dkms packages, made
 # for 6.12, Debian 12's that call an API the series changes and sid's
 # that adapted to it; on 6.1 dkms/modules-6.1, Debian 12's, made for
-# 6.1; both with the project's version-gate example) is built with its
-# release's own dkms against the baseline and the patched kernel, both
-# configured with Debian's amd64 config of the line (config/tree's
-# config: linux-config-6.12, linux-config-6.1) and made ready the way a
-# linux-headers package is (modules_prepare, the Module.symvers of
-# Debian's headers package of the same version), with gcc-12.  A module with a fix in dkms/
+# 6.1; on 7.3 dkms/modules-7.3, the modules of Debian 13 and sid that
+# call an API the series changes; all with the project's version-gate
+# example) is built with its release's own dkms against the baseline and
+# the patched kernel (a tree without series, 7.3: its one kernel,
+# upstream with the series merged), configured with Debian's amd64
+# config of the line (config/tree's config: linux-config-6.12,
+# linux-config-6.1, linux-config-7.3 from trixie-backports as data) and
+# made ready the way a linux-headers package is (modules_prepare, the
+# Module.symvers of Debian's headers package of the same version), with
+# gcc-12.  A module with a fix in dkms/
 # (PACKAGE.*.patch, or PACKAGE-UPSTREAMVERSION.*.patch for one version:
 # lib/kbuild.sh's dkms_fixes) is built again, fixed, on both kernels.
 #
@@ -17,7 +21,8 @@
 # module's own BUILD_EXCLUSIVE rules) is compared with the tree's
 # expectation (config/expect/dkms, config/expect/6.1/dkms), line by line: a changed outcome or first error
 # fails, as does a module the series breaks without a fix that builds on
-# both kernels and a word in docs/out-of-tree-modules.md.
+# both kernels and a word in docs/out-of-tree-modules.md (on a tree
+# without series: a module that fails without a fix that builds).
 # Writes build/dkms/table.md and build/dkms/outcomes.
 #
 # dkms keeps its state in /var/lib/dkms and its sources in /usr/src: it
@@ -42,6 +47,11 @@ results_init dkms-check
 MODULES=$(tree_dkms_modules)
 EXPECT=$ROOT/config/expect/${TREE_EXPECT:+$TREE_EXPECT/}dkms
 DEBCONFIG=/usr/src/$TREE_CONFIG/config.amd64_none_amd64.xz
+# The kernels: baseline and patched; a tree without series (7.3) has
+# one, upstream's own, and its modules' fixes are built whatever the
+# unfixed source does there (what fails on 7.3 is what the fix is for).
+KV=(baseline patched)
+[ -n "$SERIES_PATH" ] || KV=(baseline)
 mkdir -p "$W/logs"
 # A DKMS_ONLY run keeps its namespace and outcomes apart (-only-HASH of
 # the selection): it can run beside a full one, or another selection.
@@ -51,9 +61,20 @@ PART=
 
 # The modules' own build needs: ipt-netflow's configure (pkg-config,
 # libxtables), OpenAFS's (autoconf output: flex, bison are in deps.sh).
-EXTRA_PKGS="dkms $TREE_CONFIG libxtables-dev pkg-config" "$ROOT"/scripts/deps.sh ||
+# A tree of another suite (7.3): its config package is data from that
+# suite, as its source is (scripts/lib/aptdata.sh), never installed.
+cfgpkg=$TREE_CONFIG
+[ -z "$TREE_SUITE" ] || cfgpkg=
+EXTRA_PKGS="dkms $cfgpkg libxtables-dev pkg-config" "$ROOT"/scripts/deps.sh ||
 	die "dkms-check needs dkms, $TREE_CONFIG, libxtables-dev (see above)"
-[ -r "$DEBCONFIG" ] || die "no $DEBCONFIG in $TREE_CONFIG"
+if [ -n "$TREE_SUITE" ]; then
+	deb=$(apt_data_fetch "$TREE_SUITE" "$TREE_CONFIG" "$TREE_VERSION" "$BUILD/debs" \
+		"$BUILD/apt-$TREE_SUITE" "$BUILD" "config/tree/$TREE_NAME") || exit 1
+	rm -rf "$W/pkg/$TREE_SUITE/$TREE_CONFIG"; mkdir -p "$W/pkg/$TREE_SUITE/$TREE_CONFIG"
+	dpkg-deb -x "$deb" "$W/pkg/$TREE_SUITE/$TREE_CONFIG"
+	DEBCONFIG=$W/pkg/$TREE_SUITE/$TREE_CONFIG$DEBCONFIG
+fi
+[ -r "$DEBCONFIG" ] || die "no $(rel "$DEBCONFIG") in $TREE_CONFIG"
 "$ROOT"/scripts/tree.sh >/dev/null || die "tree or series failed (make tree)"
 
 # --- the list: SUITE PACKAGE VERSION SOURCE USES -----------------------
@@ -74,7 +95,7 @@ toolchain "$tc"
 stage "dkms kernels: Debian config ($TREE_CONFIG), modules_prepare (gcc-12)"
 kbuild_repro_env
 ccache_env
-for v in baseline patched; do
+for v in "${KV[@]}"; do
 	k=$(kdir "$v")
 	want="$(git -C "$BUILD/src-$v" rev-parse HEAD) $(md5sum <"$DEBCONFIG")"
 	if [ "$(info_get "$k" dkms)" = "$want" ] && [ -f "$k/include/generated/utsrelease.h" ]; then
@@ -107,15 +128,18 @@ stage "dkms sources: ${#mods[@]} modules (apt-get download, pinned versions)"
 # Debian system, instead of failing on every one of them.
 # The headers package of the line (config/tree's headers) whose version
 # is the installed source package's: same release, same Debian revision.
-hver=$(dpkg-query -W -f '${Version}' "$TREE_PACKAGE")
-hdr=$(apt-cache search --names-only -- "$TREE_HEADERS" | awk '{print $1}' | while read -r h; do
-	apt-cache show "$h" | awk -v h="$h" -v w="$hver" '/^Version:/ && $2 == w { print h; exit }'
+# (A tree of another suite: its pinned version, from that suite.)
+hs=${TREE_SUITE:-bookworm}
+hver=${TREE_VERSION:-$(dpkg-query -W -f '${Version}' "$TREE_PACKAGE")}
+apt_data_opts "$hs" "$BUILD/apt-$hs"
+hdr=$(apt-cache "${APT_DATA_OPTS[@]}" search --names-only -- "$TREE_HEADERS" | awk '{print $1}' | while read -r h; do
+	apt-cache "${APT_DATA_OPTS[@]}" show "$h" | awk -v h="$h" -v w="$hver" '/^Version:/ && $2 == w { print h; exit }'
 done | head -1)
-[ -n "$hdr" ] || die "no package matching /$TREE_HEADERS/ has version $hver (the installed $TREE_PACKAGE)"
-fetch bookworm "$hdr" "$hver"
-cp "$(find "$W/pkg/bookworm/$hdr/usr/src" -name Module.symvers | head -1)" "$W/Module.symvers" ||
+[ -n "$hdr" ] || die "no package matching /$TREE_HEADERS/ has version $hver (the tree's $TREE_PACKAGE, $hs)"
+fetch "$hs" "$hdr" "$hver"
+cp "$(find "$W/pkg/$hs/$hdr/usr/src" -name Module.symvers | head -1)" "$W/Module.symvers" ||
 	die "no Module.symvers in $hdr $hver"
-for v in baseline patched; do cp "$W/Module.symvers" "$(kdir "$v")/Module.symvers"; done
+for v in "${KV[@]}"; do cp "$W/Module.symvers" "$(kdir "$v")/Module.symvers"; done
 note "$hdr $hver: Module.symvers ($(wc -l <"$W/Module.symvers") symbols)"
 # trixie's dkms runs from its unpacked package (bookworm's is the host's).
 for s in "${!tool[@]}"; do
@@ -162,7 +186,10 @@ dkms_build() {
 	# headers installed, in an overlay of /usr/lib (/lib on Debian 12)
 	# that only this namespace sees.
 	# LC_ALL=C: the compiler's quotes in plain ASCII, the same everywhere.
-	LC_ALL=C timeout "${DKMS_TIMEOUT:-7200}" unshare -m bash -c '
+	# PATH: the modules' gcc through ccache (Debian's masquerade links),
+	# as the kernels' is: OpenAFS's hundreds of configure probes come
+	# from the cache the second time.
+	PATH=/usr/lib/ccache:$PATH LC_ALL=C timeout "${DKMS_TIMEOUT:-7200}" unshare -m bash -c '
 		set -e
 		mount --bind "$1/var-lib-dkms" /var/lib/dkms
 		mount --bind "$1/usr-src" /usr/src
@@ -247,7 +274,8 @@ module_job() {
 	# with baseline left out, the last full run) say it does, the fixed
 	# builds start beside the unfixed ones; otherwise after them.
 	grep -qs "^$s $p baseline builds" "$EXPECT" "$W/outcomes" && ahead=1
-	for v in baseline patched; do
+	[ ${#KV[@]} -gt 1 ] || ahead=1
+	for v in "${KV[@]}"; do
 		wanted "$v" && outcome "$s" "$v" "$src" "$W/logs/$s-$p-$v.log" >"$out.$v" &
 	done
 	fix_builds() {
@@ -259,7 +287,7 @@ module_job() {
 				echo "fails $(basename "$fix") does not apply at fuzz 0" >"$out.fix"
 				continue
 			fi
-			for v in baseline patched; do
+			for v in "${KV[@]}"; do
 				wanted "fixed-$v" && outcome "$s" "$v" "$fixed" "$W/logs/$s-$p-fixed-$v.log" >"$out.fixed-$v" &
 			done
 		done
@@ -267,14 +295,14 @@ module_job() {
 	}
 	[ ${#fixes[@]} -gt 0 ] && [ -n "$ahead" ] && fix_builds &
 	wait
-	for v in baseline patched; do
+	for v in "${KV[@]}"; do
 		[ -s "$out.$v" ] || continue
 		echo "$s $p $v $(cat "$out.$v")" >>"$out"
 		line+=" $v $(cut -d' ' -f1 "$out.$v") ($(cat "$W/logs/$s-$p-$v.log.secs")s)"
 	done
 	if [ ${#fixes[@]} -gt 0 ]; then
 		bl=$(cat "$out.baseline" 2>/dev/null)
-		if [ "${bl%% *}" != builds ] && ! { ! wanted baseline && [ -n "$ahead" ]; }; then
+		if [ ${#KV[@]} -gt 1 ] && [ "${bl%% *}" != builds ] && ! { ! wanted baseline && [ -n "$ahead" ]; }; then
 			line+="; $(basename "${fixes[0]}"): not built (the source fails on the baseline unfixed)"
 			rm -f "$out".fix*
 		else
@@ -284,7 +312,7 @@ module_job() {
 				echo "$s $p fix $(cat "$out.fix")" >>"$out"
 				line+=" does not apply"
 			fi
-			for v in baseline patched; do
+			for v in "${KV[@]}"; do
 				[ -s "$out.fixed-$v" ] || continue
 				echo "$s $p fixed-$v $(cat "$out.fixed-$v")" >>"$out"
 				line+=" $v $(cut -d' ' -f1 "$out.fixed-$v") ($(cat "$W/logs/$s-$p-fixed-$v.log.secs")s)"
@@ -307,7 +335,7 @@ wait_below() {
 	done
 }
 
-stage "dkms build: ${#mods[@]} modules x {baseline, patched}, ${DKMS_JOBS:=3} at a time"
+stage "dkms build: ${#mods[@]} modules x {${KV[*]}}, ${DKMS_JOBS:=3} at a time"
 i=0
 for m in "${mods[@]}"; do
 	read -r s p ver <<<"$m"
@@ -371,11 +399,13 @@ table=$W/table.md
 		uses=$(awk -v s="$s" -v p="$p" '$1 == s && $2 == p { print $5 }' "$MODULES")
 		get() { awk -v s="$s" -v p="$p" -v v="$1" '$1 == s && $2 == p && $3 == v { $1 = $2 = $3 = ""; sub(/^ +/, ""); print }' "$OUT"; }
 		b=$(get baseline) pt=$(get patched) err=-
+		[ -n "$pt" ] || pt=-
 		if [ "${pt%% *}" = fails ]; then err=${pt#fails }; elif [ "${b%% *}" = fails ]; then err=${b#fails }; fi
 		fix=- fixed=-
 		if f=$(dkms_fixes "$s" "$p" | head -1) && [ -n "$f" ]; then
 			fix=$(basename "$f")
 			fixed="$(get fixed-baseline | cut -d' ' -f1) / $(get fixed-patched | cut -d' ' -f1)"
+			[ ${#KV[@]} -gt 1 ] || fixed="$(get fixed-baseline | cut -d' ' -f1) / -"
 			[ "$fixed" != " / " ] || fixed="not built (fails on the baseline unfixed)"
 		fi
 		echo "| $p | $ver | $s | ${uses//,/, } | ${b%% *} | ${pt%% *} | \`${err//|/\\|}\` | $fix | $fixed |"

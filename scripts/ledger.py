@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The ledger: every pipeline's last run, and what it was run on.
 
-  ledger.py record PIPELINE P F S SECONDS   (finish() calls it)
+  ledger.py start FILE                      (results_init: the inputs a run starts with)
+  ledger.py record PIPELINE P F S SECONDS [--inputs FILE]   (finish() calls it)
   ledger.py status                          (make status)
   ledger.py results [--check]               (make results; make check's test)
   ledger.py rows [--full|--names]           (config/pipelines for the shell and make)
@@ -9,7 +10,7 @@
 
 A record is ledger/<pipeline>.<tree>.<arch>.json, one per row of
 config/pipelines, written by the pipeline itself when it ends: its counts,
-verdict, commit, date, and digests of its inputs.  A record whose series
+verdict, date, and the commit and digests of the inputs it started with.  A record whose series
 digest differs from the one of the tree it stands for is STALE; one whose
 other inputs changed says which.  The results page (docs/results.md) and
 two blocks of README.md are written from the ledger; --check compares the
@@ -166,7 +167,36 @@ def record_path(pipeline):
     return os.path.join(d, f"{pipeline}.{tree}.{arch}.json")
 
 
+def inputs_now(tree):
+    """HEAD (with +uncommitted when an input differs from it) and the
+    inputs' digests, as the working tree has them now."""
+    snap = Snapshot()
+    head = git("rev-parse", "--short=12", "HEAD").strip()
+    inputs = [snap.series_dir(tree)] + [p for ps in INPUTS.values() for p in ps]
+    dirty = bool(git("status", "--porcelain", "--untracked-files=no", "--", *inputs).strip())
+    return {"commit": head + ("+uncommitted" if dirty else ""), "digests": snap.digests(tree)}
+
+
+def cmd_start(argv):
+    """start FILE: the inputs a run starts with (its commit and digests),
+    written by results_init; the record names these, not those of the
+    tree at its end (a commit made while a run builds is not what it
+    ran)."""
+    if len(argv) != 1:
+        raise SystemExit("usage: ledger.py start FILE")
+    tree, _ = here()
+    with open(argv[0] + ".tmp", "w") as out:
+        json.dump(inputs_now(tree), out, sort_keys=True)
+    os.replace(argv[0] + ".tmp", argv[0])
+    return 0
+
+
 def cmd_record(argv):
+    start = None
+    if len(argv) == 7 and argv[5] == "--inputs":
+        start, argv = argv[6], argv[:5]
+    if len(argv) != 5:
+        raise SystemExit("usage: ledger.py record PIPELINE PASSED FAILED SKIPPED SECONDS [--inputs FILE]")
     pipeline, p, f, s, secs = argv
     snap = Snapshot()
     tree, arch = here()
@@ -178,17 +208,26 @@ def cmd_record(argv):
         # A run that tested less never replaces the pipeline's record.
         print(f"ledger: no record for {pipeline} ({tree}, {arch}): a partial run ({' '.join(narrowed)})")
         return 0
-    head = git("rev-parse", "--short=12", "HEAD").strip()
-    inputs = [snap.series_dir(tree)] + [p for ps in INPUTS.values() for p in ps]
-    dirty = bool(git("status", "--porcelain", "--untracked-files=no", "--", *inputs).strip())
+    now = inputs_now(tree)
+    ran = now
+    if start:
+        try:
+            with open(start) as fh:
+                ran = json.load(fh)
+        except (OSError, ValueError):
+            raise SystemExit(f"ledger: no inputs recorded at the start of {pipeline} ({start})")
+        moved = [k for k in ran["digests"] if ran["digests"][k] != now["digests"].get(k)]
+        if moved:
+            print(f"ledger: {', '.join(moved)} changed while {pipeline} ran: "
+                  f"the record names what it started with ({ran['commit']})")
     rec = {
         "pipeline": pipeline, "tree": tree, "arch": arch,
         "toolchain": os.environ.get("TOOLCHAIN") or "clang",
-        "commit": head + ("+uncommitted" if dirty else ""),
+        "commit": ran["commit"],
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "seconds": int(secs), "passed": int(p), "failed": int(f), "skipped": int(s),
         "verdict": "fail" if int(f) else ("partial" if narrowed else "pass"),
-        "digests": snap.digests(tree),
+        "digests": ran["digests"],
     }
     if narrowed:
         rec["narrowed_by"] = narrowed
@@ -403,7 +442,7 @@ def cmd_counts(argv):
 
 
 def main(argv):
-    cmds = {"record": cmd_record, "status": cmd_status, "results": cmd_results,
+    cmds = {"start": cmd_start, "record": cmd_record, "status": cmd_status, "results": cmd_results,
             "rows": cmd_rows, "counts": cmd_counts}
     if len(argv) < 2 or argv[1] not in cmds:
         print(__doc__.strip(), file=sys.stderr)

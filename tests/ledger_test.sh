@@ -32,6 +32,22 @@ r = json.load(open(sys.argv[1] + "/ledger/run.6.12.x86_64.json"))
 assert (r["passed"], r["failed"], r["skipped"], r["verdict"]) == (10, 0, 2, "pass"), r
 assert set(r["digests"]) == {"series", "config", "guest", "harness"}, r
 assert os.listdir(sys.argv[1] + "/ledger") == ["run.6.12.x86_64.json"]' "$c"
+# start + record --inputs: a commit made while a run builds is not what
+# it ran; the record names the commit and inputs it started with.
+L start "$tmp/inputs"
+c0=$(g rev-parse --short=12 HEAD)
+echo "# changed during the run" >>"$c/scripts/boot.sh"
+g commit -q -a -m "a harness change while a run builds"
+L record run 10 0 2 60 --inputs "$tmp/inputs" >"$tmp/rec.out"
+st=$(L status | awk '$1 == "run" && $2 == "6.12" && $3 == "x86_64"')
+check ledger-record-start-inputs "the record names the commit it started on ($c0) and shows the harness changed since: ${st//  / }" \
+	python3 -c 'import json, sys
+r = json.load(open(sys.argv[1] + "/ledger/run.6.12.x86_64.json"))
+assert r["commit"] == sys.argv[2], r["commit"]' "$c" "$c0"
+check ledger-record-start-moved "it says what changed while it ran ($(cat "$tmp/rec.out" | head -1))" \
+	grep -q 'harness changed while run ran' "$tmp/rec.out"
+check ledger-status-changed-since "make status: harness changed since the record" grep -q 'changed: harness' <<<"$st"
+L record run 10 0 2 60 >/dev/null
 # counts (.ci/run's): a record written after the mark gives its closing
 # counts; one older than the mark (the run died before finish()) counts
 # as one failure.

@@ -29,6 +29,9 @@ dkms_fixes() {
 	ver=$(awk -v s="$1" -v p="$2" '$1 == s && $2 == p { print $3; exit }' "$list")
 	deb=${ver#*:}; up=${deb%-*}
 	for v in "-$deb" "-$up" ""; do
+		# PACKAGE-VERSION.no-fix: that version adapts by itself (its
+		# reason inside); no fix of another version is tried on it.
+		[ ! -e "$ROOT/dkms/$2$v.no-fix" ] || return 0
 		for f in "$ROOT/dkms/$2$v".*.patch; do
 			[ -e "$f" ] || break
 			printf '%s\n' "$f"

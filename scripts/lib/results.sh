@@ -70,6 +70,9 @@ results_init() {
 	mkdir -p "$BUILD/logs"
 	export RESULTS=$BUILD/$1.results STAGE_LOG=$BUILD/$1-stages.tsv
 	: >"$RESULTS"; : >"$STAGE_LOG"; : >"$BUILD/$1.attach"
+	# The inputs this run starts with: its record names these.
+	python3 "$ROOT/scripts/ledger.py" start "$BUILD/$1.inputs" ||
+		echo "WARNING: the inputs of $1 not recorded at its start" >&2
 }
 
 # result_attach NAME KTAP: the KTAP document a result was counted from
@@ -170,13 +173,15 @@ pipeline_skips_judge() {
 }
 
 # ledger_record P F S: this run's record in ledger/ (scripts/ledger.py),
-# for a pipeline config/pipelines lists; make check-full is make check
+# for a pipeline config/pipelines lists, naming the commit and inputs it
+# started with (results_init); make check-full is make check
 # with CHECK_FULL set.  A record that cannot be written is said, not
 # counted: the results stand.
 ledger_record() {
 	local name=${PIPELINE%"${ARCH_SUFFIX:-}"}
 	[ -n "${CHECK_FULL:-}" ] && [ "$name" = check ] && name=check-full
-	python3 "$ROOT/scripts/ledger.py" record "$name" "$@" $(( $(date +%s) - T_ALL )) ||
+	python3 "$ROOT/scripts/ledger.py" record "$name" "$@" $(( $(date +%s) - T_ALL )) \
+		--inputs "$BUILD/$PIPELINE.inputs" ||
 		echo "WARNING: no ledger record written for $name" >&2
 }
 

@@ -22,6 +22,15 @@ check dkms-judge-expect "config/expect/dkms judged as measured outcomes" \
 sed -E 's/^(trixie lime-forensics-dkms patched) .*/\1 builds/' "$ROOT/config/expect/dkms" >"$tmp/dkms-broken"
 check dkms-judge-break "LiME building on the patched kernel, unexpected: fails" \
 	not quiet run_results env TREE=6.12 "$ROOT"/scripts/dkms-judge.sh "$tmp/dkms-broken"
+# On a tree without series (7.3: one kernel) a module that calls a
+# changed API and fails there needs a fix that builds there: without
+# one, fails even when the expectations say so; with it, passes.
+printf 'sid iptables-netflow-dkms baseline fails x.c:1: error: e\n' >"$tmp/dkms-73-nofix"
+check dkms-judge-one-kernel-nofix "7.3: an API user failing without a fix: fails" \
+	not quiet run_results env TREE=7.3 "$ROOT"/scripts/dkms-judge.sh "$tmp/dkms-73-nofix" "$tmp/dkms-73-nofix"
+printf 'sid iptables-netflow-dkms fixed-baseline builds\n' >>"$tmp/dkms-73-nofix"
+check dkms-judge-one-kernel-fixed "7.3: the same with a fix that builds: passes" \
+	quiet run_results env TREE=7.3 "$ROOT"/scripts/dkms-judge.sh "$tmp/dkms-73-nofix" "$tmp/dkms-73-nofix"
 check variables-listed "config/variables lists every variable read${unlisted:+; not listed: $(echo $unlisted)}" test -z "$unlisted"
 
 # Shell scripts pass shellcheck.
