@@ -38,6 +38,18 @@ INPUTS = {
     "guest": ["guest"],
     "harness": ["scripts", "host", "tests", "dkms", "Makefile", ".ci"],
 }
+# The harness files a record covers only when its run started them: the
+# top-level shell scripts (scripts/*.sh, tests/*.sh), each logged by
+# the bash that ran it (scripts/lib/ledger-env.sh, BASH_ENV).  Every
+# other harness file (lib/, the host tests test-host sources, Python,
+# awk, C, Makefile, dkms/) is in every record's digest.
+
+
+def per_run(path):
+    d, _, name = path.rpartition("/")
+    return d in ("scripts", "tests") and name.endswith(".sh")
+
+
 # What a pipeline's record must hold.
 FIELDS = ("pipeline", "tree", "arch", "toolchain", "commit", "date",
           "seconds", "passed", "failed", "skipped", "verdict", "digests")
@@ -77,15 +89,20 @@ class Snapshot:
         data = self.read(path)
         return None if data is None else data.decode()
 
-    def digest(self, paths):
-        """sha256 over each file's path and git blob id: the same value
-        for the same contents, whether read from disk or from a commit."""
-        h = hashlib.sha256()
+    def blobs(self, paths):
+        """{file: git blob id} of every file under PATHS."""
+        out = {}
         for p in self.files(paths):
             data = self.read(p)
-            blob = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
-            h.update(f"{p}\0{blob}\n".encode())
-        return h.hexdigest()[:16]
+            out[p] = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+        return out
+
+    def digest(self, paths, ran=None):
+        """sha256 over each file's path and git blob id: the same value
+        for the same contents, whether read from disk or from a commit.
+        RAN (harness): the per-run scripts a record's run started; the
+        others are left out."""
+        return blobs_digest(self.blobs(paths), ran)
 
     def series_dir(self, tree):
         """The tree's series folder; for a tree without series (7.3,
@@ -102,10 +119,12 @@ class Snapshot:
             return keys["fixes"]
         return keys["series"]
 
-    def digests(self, tree):
+    def digests(self, tree, ran=None):
+        """The inputs' digests; RAN: a record's harness_sh (the harness
+        digest then covers those of the per-run scripts only)."""
         d = {"series": self.digest([self.series_dir(tree)])}
         for name, paths in INPUTS.items():
-            d[name] = self.digest(paths)
+            d[name] = self.digest(paths, ran if name == "harness" else None)
         return d
 
     def rows(self):
@@ -148,6 +167,23 @@ def state(rec, now):
     return "current"
 
 
+def blobs_digest(blobs, ran=None):
+    h = hashlib.sha256()
+    for p in sorted(blobs):
+        if ran is None or not per_run(p) or p in ran:
+            h.update(f"{p}\0{blobs[p]}\n".encode())
+    return h.hexdigest()[:16]
+
+
+def now_digests(snap, rec, tree, cache):
+    """SNAP's digests to hold REC against (its own harness scripts)."""
+    ran = tuple(rec.get("harness_sh") or ()) if rec and "harness_sh" in rec else None
+    key = (tree, ran)
+    if key not in cache:
+        cache[key] = snap.digests(tree, None if ran is None else set(ran))
+    return cache[key]
+
+
 def counts(rec):
     s = f"{rec['passed']} passed, {rec['failed']} failed, {rec['skipped']} skipped"
     return s
@@ -174,7 +210,8 @@ def inputs_now(tree):
     head = git("rev-parse", "--short=12", "HEAD").strip()
     inputs = [snap.series_dir(tree)] + [p for ps in INPUTS.values() for p in ps]
     dirty = bool(git("status", "--porcelain", "--untracked-files=no", "--", *inputs).strip())
-    return {"commit": head + ("+uncommitted" if dirty else ""), "digests": snap.digests(tree)}
+    return {"commit": head + ("+uncommitted" if dirty else ""), "digests": snap.digests(tree),
+            "harness_blobs": snap.blobs(INPUTS["harness"])}
 
 
 def cmd_start(argv):
@@ -191,12 +228,27 @@ def cmd_start(argv):
     return 0
 
 
+def scripts_ran(path):
+    """The per-run scripts a run's bash processes logged (ledger-env.sh),
+    as paths of the project."""
+    ran = set()
+    with open(path) as fh:
+        for line in fh:
+            p = line.strip()
+            p = os.path.relpath(os.path.normpath(os.path.join(ROOT, p)), ROOT)
+            if per_run(p):
+                ran.add(p)
+    return sorted(ran)
+
+
 def cmd_record(argv):
-    start = None
-    if len(argv) == 7 and argv[5] == "--inputs":
-        start, argv = argv[6], argv[:5]
+    opts = {}
+    while len(argv) > 5 and argv[-2] in ("--inputs", "--scripts"):
+        opts[argv[-2]], argv = argv[-1], argv[:-2]
+    start, logged = opts.get("--inputs"), opts.get("--scripts")
     if len(argv) != 5:
-        raise SystemExit("usage: ledger.py record PIPELINE PASSED FAILED SKIPPED SECONDS [--inputs FILE]")
+        raise SystemExit("usage: ledger.py record PIPELINE PASSED FAILED SKIPPED SECONDS"
+                         " [--inputs FILE] [--scripts FILE]")
     pipeline, p, f, s, secs = argv
     snap = Snapshot()
     tree, arch = here()
@@ -209,13 +261,17 @@ def cmd_record(argv):
         print(f"ledger: no record for {pipeline} ({tree}, {arch}): a partial run ({' '.join(narrowed)})")
         return 0
     now = inputs_now(tree)
-    ran = now
+    ran, ran_sh = now, None
     if start:
         try:
             with open(start) as fh:
                 ran = json.load(fh)
         except (OSError, ValueError):
             raise SystemExit(f"ledger: no inputs recorded at the start of {pipeline} ({start})")
+        if logged and os.path.exists(logged) and "harness_blobs" in ran:
+            ran_sh = [p for p in scripts_ran(logged) if p in ran["harness_blobs"]]
+            ran["digests"]["harness"] = blobs_digest(ran["harness_blobs"], set(ran_sh))
+            now["digests"]["harness"] = blobs_digest(snap.blobs(INPUTS["harness"]), set(ran_sh))
         moved = [k for k in ran["digests"] if ran["digests"][k] != now["digests"].get(k)]
         if moved:
             print(f"ledger: {', '.join(moved)} changed while {pipeline} ran: "
@@ -229,6 +285,8 @@ def cmd_record(argv):
         "verdict": "fail" if int(f) else ("partial" if narrowed else "pass"),
         "digests": ran["digests"],
     }
+    if ran_sh is not None:
+        rec["harness_sh"] = ran_sh
     if narrowed:
         rec["narrowed_by"] = narrowed
     path = record_path(pipeline)
@@ -254,14 +312,12 @@ def cmd_status(_argv):
     now = {}
     table = [("pipeline", "tree", "arch", "verdict", "counts", "commit", "age", "inputs")]
     for pipe, tree, arch, _cmd, _full in rows:
-        if tree not in now:
-            now[tree] = snap.digests(tree)
         r = recs.get((pipe, tree, arch))
         if r is None:
             table.append((pipe, tree, arch, "-", "-", "-", "-", "NO RECORD"))
             continue
         table.append((pipe, tree, arch, r["verdict"], counts(r), r["commit"], age(r["date"]),
-                      state(r, now[tree])))
+                      state(r, now_digests(snap, r, tree, now))))
     w = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     for row in table:
         print("  ".join(c.ljust(w[i]) for i, c in enumerate(row)).rstrip())
@@ -285,15 +341,13 @@ def page(snap):
            "| pipeline | tree | arch | verdict | passed | failed | skipped | took | commit | date | inputs | rerun |",
            "|---|---|---|---|--:|--:|--:|--:|---|---|---|---|"]
     for pipe, tree, arch, cmd, _full in rows:
-        if tree not in now:
-            now[tree] = snap.digests(tree)
         r = recs.get((pipe, tree, arch))
         if r is None:
             out.append(f"| {pipe} | {tree} | {arch} | - | | | | | | | NO RECORD | `{cmd}` |")
             continue
         v = r["verdict"] + (" (" + " ".join(r["narrowed_by"]) + ")" if r.get("narrowed_by") else "")
         out.append(f"| {pipe} | {tree} | {arch} | {v} | {r['passed']} | {r['failed']} | {r['skipped']} "
-                   f"| {r['seconds']} s | {r['commit']} | {r['date'][:10]} | {state(r, now[tree])} | `{cmd}` |")
+                   f"| {r['seconds']} s | {r['commit']} | {r['date'][:10]} | {state(r, now_digests(snap, r, tree, now))} | `{cmd}` |")
     return "\n".join(out) + "\n"
 
 
@@ -313,10 +367,8 @@ def summary(snap):
     now = {}
     lines, ok, shown = [], 0, []
     for pipe, tree, arch, cmd, _full in rows:
-        if tree not in now:
-            now[tree] = snap.digests(tree)
         r = recs.get((pipe, tree, arch))
-        st = state(r, now[tree])
+        st = state(r, now_digests(snap, r, tree, now))
         if r is not None and r["verdict"] == "pass" and st == "current":
             ok += 1
         if (pipe, tree) in README_ROWS and arch == "x86_64":

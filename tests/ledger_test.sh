@@ -47,6 +47,27 @@ assert r["commit"] == sys.argv[2], r["commit"]' "$c" "$c0"
 check ledger-record-start-moved "it says what changed while it ran ($(cat "$tmp/rec.out" | head -1))" \
 	grep -q 'harness changed while run ran' "$tmp/rec.out"
 check ledger-status-changed-since "make status: harness changed since the record" grep -q 'changed: harness' <<<"$st"
+# A record's harness digest covers the top-level scripts its run started
+# (--scripts: each bash logs its own through BASH_ENV,
+# scripts/lib/ledger-env.sh) and every other harness file: a change to
+# a script the run never started leaves it current, one to a script it
+# ran shows it changed.
+printf '#!/bin/bash\nset -u\nexit 0\n' >"$tmp/probe.sh"; chmod +x "$tmp/probe.sh"
+: >"$tmp/scripts"
+LEDGER_SCRIPT_LOGS=$tmp/scripts BASH_ENV=$c/scripts/lib/ledger-env.sh "$tmp/probe.sh"
+check ledger-env-logs "a bash script started under the pipeline's BASH_ENV logs its path" \
+	grep -qx "$tmp/probe.sh" "$tmp/scripts"
+L start "$tmp/inputs2"
+printf '%s\n' "$c/scripts/boot.sh" >"$tmp/scripts"
+L record run 10 0 2 60 --inputs "$tmp/inputs2" --scripts "$tmp/scripts" >/dev/null
+echo "# a change to a script this run did not start" >>"$c/scripts/bench.sh"
+g commit -q -a -m "bench.sh changed"
+st1=$(L status | awk '$1 == "run" && $2 == "6.12" && $3 == "x86_64"')
+echo "# a change to a script it ran" >>"$c/scripts/boot.sh"
+g commit -q -a -m "boot.sh changed"
+st2=$(L status | awk '$1 == "run" && $2 == "6.12" && $3 == "x86_64"')
+check ledger-harness-per-run "bench.sh changed: ${st1##*  }; then boot.sh, which it ran: ${st2##*  }" \
+	eval 'grep -q "current$" <<<"$st1" && grep -q "changed: harness$" <<<"$st2"'
 L record run 10 0 2 60 >/dev/null
 # counts (.ci/run's): a record written after the mark gives its closing
 # counts; one older than the mark (the run died before finish()) counts

@@ -70,9 +70,15 @@ results_init() {
 	mkdir -p "$BUILD/logs"
 	export RESULTS=$BUILD/$1.results STAGE_LOG=$BUILD/$1-stages.tsv
 	: >"$RESULTS"; : >"$STAGE_LOG"; : >"$BUILD/$1.attach"
-	# The inputs this run starts with: its record names these.
+	# The inputs this run starts with: its record names these, and of
+	# the top-level scripts only those its bash processes ran (BASH_ENV:
+	# lib/ledger-env.sh logs each; a nested pipeline's go to its
+	# parent's list too).
 	python3 "$ROOT/scripts/ledger.py" start "$BUILD/$1.inputs" ||
 		echo "WARNING: the inputs of $1 not recorded at its start" >&2
+	printf '%s/%s\n' "$(cd "$(dirname "$0")" && pwd)" "$(basename "$0")" >"$BUILD/$1.scripts"
+	export LEDGER_SCRIPT_LOGS=${LEDGER_SCRIPT_LOGS:+$LEDGER_SCRIPT_LOGS:}$BUILD/$1.scripts
+	export BASH_ENV=$ROOT/scripts/lib/ledger-env.sh
 }
 
 # result_attach NAME KTAP: the KTAP document a result was counted from
@@ -181,7 +187,7 @@ ledger_record() {
 	local name=${PIPELINE%"${ARCH_SUFFIX:-}"}
 	[ -n "${CHECK_FULL:-}" ] && [ "$name" = check ] && name=check-full
 	python3 "$ROOT/scripts/ledger.py" record "$name" "$@" $(( $(date +%s) - T_ALL )) \
-		--inputs "$BUILD/$PIPELINE.inputs" ||
+		--inputs "$BUILD/$PIPELINE.inputs" --scripts "$BUILD/$PIPELINE.scripts" ||
 		echo "WARNING: no ledger record written for $name" >&2
 }
 
