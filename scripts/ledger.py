@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The ledger: every pipeline's last run, and what it was run on.
 
-  ledger.py start FILE                      (results_init: the inputs a run starts with)
+  ledger.py start PIPELINE FILE             (results_init: the inputs a run starts with)
   ledger.py record PIPELINE P F S SECONDS [--inputs FILE]   (finish() calls it)
   ledger.py status                          (make status)
   ledger.py results [--check]               (make results; make check's test)
@@ -215,16 +215,23 @@ def inputs_now(tree):
 
 
 def cmd_start(argv):
-    """start FILE: the inputs a run starts with (its commit and digests),
-    written by results_init; the record names these, not those of the
+    """start PIPELINE FILE: the inputs a run starts with (its commit,
+    digests and harness files), written by results_init for a pipeline
+    config/pipelines lists; the record names these, not those of the
     tree at its end (a commit made while a run builds is not what it
     ran)."""
-    if len(argv) != 1:
-        raise SystemExit("usage: ledger.py start FILE")
-    tree, _ = here()
-    with open(argv[0] + ".tmp", "w") as out:
+    if len(argv) != 2:
+        raise SystemExit("usage: ledger.py start PIPELINE FILE")
+    pipeline, path = argv
+    tree, arch = here()
+    rows, _ = Snapshot().rows()
+    if os.path.exists(path):
+        os.remove(path)
+    if not any(r[:3] == (pipeline, tree, arch) for r in rows):
+        return 0  # not a pipeline the project claims: no record follows
+    with open(path + ".tmp", "w") as out:
         json.dump(inputs_now(tree), out, sort_keys=True)
-    os.replace(argv[0] + ".tmp", argv[0])
+    os.replace(path + ".tmp", path)
     return 0
 
 

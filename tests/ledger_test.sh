@@ -34,7 +34,7 @@ assert set(r["digests"]) == {"series", "config", "guest", "harness"}, r
 assert os.listdir(sys.argv[1] + "/ledger") == ["run.6.12.x86_64.json"]' "$c"
 # start + record --inputs: a commit made while a run builds is not what
 # it ran; the record names the commit and inputs it started with.
-L start "$tmp/inputs"
+L start run "$tmp/inputs"
 c0=$(g rev-parse --short=12 HEAD)
 echo "# changed during the run" >>"$c/scripts/boot.sh"
 g commit -q -a -m "a harness change while a run builds"
@@ -57,7 +57,7 @@ printf '#!/bin/bash\nset -u\nexit 0\n' >"$tmp/probe.sh"; chmod +x "$tmp/probe.sh
 LEDGER_SCRIPT_LOGS=$tmp/scripts BASH_ENV=$c/scripts/lib/ledger-env.sh "$tmp/probe.sh"
 check ledger-env-logs "a bash script started under the pipeline's BASH_ENV logs its path" \
 	grep -qx "$tmp/probe.sh" "$tmp/scripts"
-L start "$tmp/inputs2"
+L start run "$tmp/inputs2"
 printf '%s\n' "$c/scripts/boot.sh" >"$tmp/scripts"
 L record run 10 0 2 60 --inputs "$tmp/inputs2" --scripts "$tmp/scripts" >/dev/null
 echo "# a change to a script this run did not start" >>"$c/scripts/bench.sh"

@@ -74,7 +74,7 @@ results_init() {
 	# the top-level scripts only those its bash processes ran (BASH_ENV:
 	# lib/ledger-env.sh logs each; a nested pipeline's go to its
 	# parent's list too).
-	python3 "$ROOT/scripts/ledger.py" start "$BUILD/$1.inputs" ||
+	python3 "$ROOT/scripts/ledger.py" start "$(ledger_name "$1")" "$BUILD/$1.inputs" ||
 		echo "WARNING: the inputs of $1 not recorded at its start" >&2
 	printf '%s/%s\n' "$(cd "$(dirname "$0")" && pwd)" "$(basename "$0")" >"$BUILD/$1.scripts"
 	export LEDGER_SCRIPT_LOGS=${LEDGER_SCRIPT_LOGS:+$LEDGER_SCRIPT_LOGS:}$BUILD/$1.scripts
@@ -178,14 +178,22 @@ pipeline_skips_judge() {
 	done < <(awk -F'\t' '$1 == "skip" && $3 != "" && $2 !~ /\// { print $2 "\t" $3 }' "$RESULTS")
 }
 
+# ledger_name PIPELINE: its name in config/pipelines (less the arch's
+# suffix; make check-full is make check with CHECK_FULL set).
+ledger_name() {
+	local name=${1%"${ARCH_SUFFIX:-}"}
+	[ -n "${CHECK_FULL:-}" ] && [ "$name" = check ] && name=check-full
+	echo "$name"
+}
+
 # ledger_record P F S: this run's record in ledger/ (scripts/ledger.py),
 # for a pipeline config/pipelines lists, naming the commit and inputs it
 # started with (results_init); make check-full is make check
 # with CHECK_FULL set.  A record that cannot be written is said, not
 # counted: the results stand.
 ledger_record() {
-	local name=${PIPELINE%"${ARCH_SUFFIX:-}"}
-	[ -n "${CHECK_FULL:-}" ] && [ "$name" = check ] && name=check-full
+	local name
+	name=$(ledger_name "$PIPELINE")
 	python3 "$ROOT/scripts/ledger.py" record "$name" "$@" $(( $(date +%s) - T_ALL )) \
 		--inputs "$BUILD/$PIPELINE.inputs" --scripts "$BUILD/$PIPELINE.scripts" ||
 		echo "WARNING: no ledger record written for $name" >&2
