@@ -209,14 +209,14 @@ dkms_build() {
 }
 
 # first_error LOG: the first error of a failed build, without paths or
-# columns (ipt-netflow's log quotes its configure probes' expected
+# columns (7.3's kbuild names the file without a folder) (ipt-netflow's log quotes its configure probes' expected
 # errors in lines starting with "//": not failures).
 first_error() {
 	local e
 	e=$(awk '!/^\/\// && /(error|Error|ERROR):/ { print; exit }' "$1")
 	# No compiler error: make's own reason (a missing kernel tree, ...).
 	[ -n "$e" ] || e=$(awk '/\*\*\* |not found|No such file/ { print; exit }' "$1")
-	echo "$e" | sed -E 's|^[^ :]*/([^/ :]+):([0-9]+):[0-9]+:|\1:\2:|; s|/[^ ]*/build/||g' | unroot | cut -c1-160
+	echo "$e" | sed -E 's|^([^ :]*/)?([^/ :]+):([0-9]+):[0-9]+:|\2:\3:|; s|/[^ ]*/build/||g' | unroot | cut -c1-160
 }
 
 # outcome SUITE VARIANT SRCDIR LOGBASE: one line of build/dkms/outcomes

@@ -7,7 +7,8 @@
 #    needs a fix of dkms/ that builds on both, and a word in
 #    docs/out-of-tree-modules.md;
 #  - on a tree without series (7.3: one kernel), a module that calls a
-#    changed API and fails there needs a fix of dkms/ that builds;
+#    changed API and fails there needs a fix of dkms/ that builds, or
+#    whose build fails at an error naming none of those APIs;
 # and an expectation for a module the tree's dkms_modules list no longer
 # has fails.
 # Lines of OUTCOMES and EXPECT: SUITE PACKAGE KERNEL OUTCOME [FIRST-ERROR]
@@ -29,8 +30,27 @@ grep -q -v -E '^(#|$)' "$OUT" || { result fail dkms-outcomes "no outcome measure
 # Named from the project root; a scratch copy (the break tests) by its name.
 exp=$(rel "$EXPECT")
 [[ $exp != /* ]] || exp="the expectations ($(basename "$EXPECT"))"
-rc=0
+rc=0 fx=
 lines() { grep -v -E '^(#|$)' "$1" | awk -v s="$2" -v p="$3" '$1 == s && $2 == p'; }
+# fixed_clear SUITE PACKAGE OUTCOMES: the module's fixed build on a tree
+# without series builds, or fails at an error that names none of the
+# APIs its USES field lists (kernel_bind, ops->bind, ...): the fix did
+# its part, and the module fails there for another reason (Debian 13's
+# LiME 1.9.1 on 7.3: objtool's init_module() check).  Says which.
+fixed_clear() {
+	local fixed api
+	fixed=$(awk -v s="$1" -v p="$2" '$1 == s && $2 == p && $3 == "fixed-baseline" { $1 = $2 = $3 = ""; sub(/^ +/, ""); print }' <<<"$3")
+	[ -n "$fixed" ] || { echo "no fixed build"; return 1; }
+	[ "$fixed" != builds ] || { echo "fixed builds"; return 0; }
+	for api in $(awk -v s="$1" -v p="$2" '$1 == s && $2 == p { print $5 }' "$MODULES" | tr ',' '\n' | cut -d: -f1 | sort -u); do
+		if [[ $fixed == *"$api"* ]]; then
+			echo "fixed still ${fixed#fails }"
+			return 1
+		fi
+	done
+	echo "fixed fails for a reason the series has no part in: ${fixed#fails }"
+}
+
 # uses_api SUITE PACKAGE: the list says the module calls an API the
 # series changes (its USES field is not '-').
 uses_api() { awk -v s="$1" -v p="$2" '$1 == s && $2 == p && $5 != "-" { f = 1 } END { exit !f }' "$MODULES"; }
@@ -48,12 +68,13 @@ while read -r s p; do
 			result fail "dkms-$s-$p" "outcome differs from $exp"
 			diff <(echo "$want") <(echo "$got") | grep '^[<>]' | sed 's/^</  expected:/; s/^>/  measured:/'
 			rc=1
-		elif [ "$b" != builds ] && uses_api "$s" "$p" && ! grep -q "^$s $p fixed-baseline builds" <<<"$got"; then
-			result fail "dkms-$s-$p" "calls a changed API, fails on $TREE_NAME and no fix in dkms/ builds there"
+		elif [ "$b" != builds ] && uses_api "$s" "$p" && ! fx=$(fixed_clear "$s" "$p" "$got"); then
+			result fail "dkms-$s-$p" "calls a changed API, fails on $TREE_NAME and no fix in dkms/ clears it: $fx"
 			rc=1
 		else
-			result pass "dkms-$s-$p" "$TREE_NAME: $b$(grep -q "^$s $p fixed-baseline builds" <<<"$got" && echo ", fixed builds")"
+			result pass "dkms-$s-$p" "$TREE_NAME: $b${fx:+; $fx}"
 		fi
+		fx=
 		continue
 	fi
 	if [ "$want" != "$got" ]; then

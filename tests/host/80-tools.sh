@@ -28,9 +28,17 @@ check dkms-judge-break "LiME building on the patched kernel, unexpected: fails" 
 printf 'sid iptables-netflow-dkms baseline fails x.c:1: error: e\n' >"$tmp/dkms-73-nofix"
 check dkms-judge-one-kernel-nofix "7.3: an API user failing without a fix: fails" \
 	not quiet run_results env TREE=7.3 "$ROOT"/scripts/dkms-judge.sh "$tmp/dkms-73-nofix" "$tmp/dkms-73-nofix"
+cp "$tmp/dkms-73-nofix" "$tmp/dkms-73-still"
 printf 'sid iptables-netflow-dkms fixed-baseline builds\n' >>"$tmp/dkms-73-nofix"
 check dkms-judge-one-kernel-fixed "7.3: the same with a fix that builds: passes" \
 	quiet run_results env TREE=7.3 "$ROOT"/scripts/dkms-judge.sh "$tmp/dkms-73-nofix" "$tmp/dkms-73-nofix"
+cp "$tmp/dkms-73-still" "$tmp/dkms-73-other"
+printf '%s\n' "sid iptables-netflow-dkms fixed-baseline fails x.c:9: error: passing argument 2 of 'sock->ops->bind' from incompatible pointer type" >>"$tmp/dkms-73-still"
+check dkms-judge-one-kernel-still "7.3: a fixed build still failing on the changed API: fails" \
+	not quiet run_results env TREE=7.3 "$ROOT"/scripts/dkms-judge.sh "$tmp/dkms-73-still" "$tmp/dkms-73-still"
+printf '%s\n' "sid iptables-netflow-dkms fixed-baseline fails x.c:9: error: implicit declaration of function 'del_timer_sync'" >>"$tmp/dkms-73-other"
+check dkms-judge-one-kernel-other "7.3: a fixed build failing for another reason (not a changed API): passes" \
+	quiet run_results env TREE=7.3 "$ROOT"/scripts/dkms-judge.sh "$tmp/dkms-73-other" "$tmp/dkms-73-other"
 check variables-listed "config/variables lists every variable read${unlisted:+; not listed: $(echo $unlisted)}" test -z "$unlisted"
 
 # Shell scripts pass shellcheck.
