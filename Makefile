@@ -48,7 +48,7 @@ help:
 	@echo "  make check-testmod bpf_testmod (an external module) built per patch"
 	@echo "  make check-cross   s390-only files of the series cross-compiled per patch"
 	@echo "  make check-btf     BPF suite and the tree's test_progs -t sock_addr on kernels with BTF"
-	@echo "  make dkms-check    out-of-tree modules of the tree (config/tree dkms_modules: 6.12 every Debian 13 *-dkms + the API users of Debian 12 and sid; TREE=6.1 every Debian 12 *-dkms), dkms-built on baseline and patched, against config/expect[/TREE]/dkms"
+	@echo "  make dkms-check    out-of-tree modules of the tree (config/tree dkms_modules: 6.12 every Debian 13 *-dkms + the API users of Debian 12 and sid; TREE=6.1 every Debian 12 *-dkms + sid's API users; TREE=7.3 the API users of Debian 13 and sid on upstream's one kernel), dkms-built on baseline and patched, against config/expect[/TREE]/dkms"
 	@echo "  make check-distcc  kernel objects through ccache + distcc (CCACHE_PREFIX=distcc) against a distccd on 127.0.0.1"
 	@echo "  make coverage      patch coverage: gcov kernels boot every suite + fuzzer; each changed hunk executed on both or listed"
 	@echo "  make check-fix     the ieee802154 fixes (config/tree's fixes; TREE=7.3|6.12|6.1): reproducers break the unfixed kernel, pass on the fixed one; fuzzer FUZZ_KNOWN=1"

@@ -208,15 +208,27 @@ dkms_build() {
 	return $rc
 }
 
-# first_error LOG: the first error of a failed build, without paths or
-# columns (7.3's kbuild names the file without a folder) (ipt-netflow's log quotes its configure probes' expected
+# first_error LOG: the error a failed build stopped at, without paths or
+# columns (7.3's kbuild names the file without a folder), the same in
+# every run (ipt-netflow's log quotes its configure probes' expected
 # errors in lines starting with "//": not failures).
 first_error() {
-	local e
-	e=$(awk '!/^\/\// && /(error|Error|ERROR):/ { print; exit }' "$1")
-	# No compiler error: make's own reason (a missing kernel tree, ...).
-	[ -n "$e" ] || e=$(awk '/\*\*\* |not found|No such file/ { print; exit }' "$1")
-	echo "$e" | sed -E 's|^([^ :]*/)?([^/ :]+):([0-9]+):[0-9]+:|\2:\3:|; s|/[^ ]*/build/||g' | unroot | cut -c1-160
+	local e norm='s|^([^ :]*/)?([^/ :]+):([0-9]+):[0-9]+:|\2:\3:|; s|/[^ ]*/build/||g'
+	# A compiler error at FILE:LINE, the first by file and line: dkms
+	# makes with a job per core, and two files failing at once print in
+	# either order (west-chamber's xt_CUI.c and xt_ZHANG.c).
+	e=$(awk '!/^\/\// && /(error|Error|ERROR):/' "$1" | sed -E "$norm" |
+		grep -E '^[^ :]+:[0-9]+: ' | sort -t: -k1,1 -k2,2n | head -1)
+	# Else the first error line (objtool's, a linker's).
+	[ -n "$e" ] || e=$(awk '!/^\/\// && /(error|Error|ERROR):/ { print; exit }' "$1")
+	# No compiler error: the reason the build stopped, a missing command
+	# before a missing file before make's own (mimic copies the whole
+	# kernel tree first, and what cp misses there depends on what else
+	# the tree holds; its build stops at vmlinux-to-btf: not found).
+	[ -n "$e" ] || e=$(awk '/not found/ { print; exit }' "$1")
+	[ -n "$e" ] || e=$(awk '/No such file/ { print; exit }' "$1")
+	[ -n "$e" ] || e=$(awk '/\*\*\* / { print; exit }' "$1")
+	echo "$e" | sed -E "$norm" | unroot | cut -c1-160
 }
 
 # outcome SUITE VARIANT SRCDIR LOGBASE: one line of build/dkms/outcomes
