@@ -23,7 +23,7 @@ SUITES ?= $(filter-out $(TREE_SKIP_SUITES),$(PEER_SUITES) netdevs sockaddr_matri
 	setaddr tap_ioctl reach $(if $(COMPAT_CFLAGS),netdevs_m32 sockaddr_matrix_m32 setaddr_m32 tap_ioctl_m32))
 
 .PHONY: all run check check-full deps tree guest-bins debian-bins host-bins print-suites report cover-letter export export-fixes upstream-boot bounds-demo bench compile-bench fuzz coverage \
-	test-host clean help deb check-debian check-arm64 status results premise-breaks
+	test-host clean help deb check-debian check-arm64 status results premise-breaks dkms-kernels
 
 all: help
 
@@ -38,6 +38,7 @@ help:
 	@echo "  make check-full    make check + $(CHECK_FULL_ROWS) (config/pipelines)"
 	@echo "  make status        every pipeline's last record (ledger/): verdict, counts, commit, age, inputs changed since"
 	@echo "  make results       docs/results.md and README's generated blocks, written from ledger/"
+	@echo "  make dkms-kernels  the modules that call a changed API on 6.1, 6.12 (plain, patched) and 7.3, unfixed / fixed, from the dkms expectations"
 	@echo "Heavier checks (make check-full runs them):"
 	@echo "  make completeness  Coccinelle + grep: unconverted callbacks and callers left in the patched tree"
 	@echo "  make upstream-oracle upstream 7.3 (trixie-backports, fetched as data) as the oracle: its converted functions in patched 6.12 and 6.1, each difference listed (config/upstream-oracle)"
@@ -132,6 +133,10 @@ status:
 
 results:
 	@python3 scripts/ledger.py results
+
+# The API users' outcomes on every kernel, from config/expect[/TREE]/dkms.
+dkms-kernels:
+	@scripts/dkms-kernels.sh
 
 # make cover-letter: the paragraph make report wrote, into the cover letter
 cover-letter:
