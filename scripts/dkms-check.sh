@@ -394,6 +394,19 @@ if [ -n "${bp:-}" ]; then
 	grep -v -E "^$bs $bp fix" "$EXPECT" >"$tmp/nofix-expect"
 	broke nofix "$bp ($bs) without its fix, expected so" "dkms-$bs-$bp.broken by the series and no fix" "$tmp/nofix" "$tmp/nofix-expect"
 fi
+# On a tree without series (7.3): the first module that its fix makes
+# build there, its fixed build taken away (in the outcomes and the
+# expectations alike).
+if [ ${#KV[@]} -eq 1 ]; then
+	read -r fs fp _ < <(awk '$3 == "baseline" && $4 == "fails" { f[$1 " " $2] = 1 }
+		$3 == "fixed-baseline" && $4 == "builds" && f[$1 " " $2] { print $1, $2; exit }' "$OUT")
+	if [ -n "${fp:-}" ]; then
+		grep -v -E "^$fs $fp fixed-" "$OUT" >"$tmp/nofix-one"
+		grep -v -E "^$fs $fp fixed-" "$EXPECT" >"$tmp/nofix-one-expect"
+		broke nofix-one "$fp ($fs) on $TREE_NAME without its fix, expected so" \
+			"dkms-$fs-$fp.*no fix in dkms/ clears it" "$tmp/nofix-one" "$tmp/nofix-one-expect"
+	fi
+fi
 # A module the expectation does not know (one line of it gone).
 read -r ms mp _ < <(awk 'NR == 1' "$OUT")
 grep -v -E "^$ms $mp " "$EXPECT" >"$tmp/lost"

@@ -19,6 +19,11 @@ check coverage-table-selftest "line maps through diffs, sides judged" \
 # under (make check TREE=6.1 runs these tests too).
 check dkms-judge-expect "config/expect/dkms judged as measured outcomes" \
 	quiet run_results env TREE=6.12 "$ROOT"/scripts/dkms-judge.sh "$ROOT/config/expect/dkms"
+# The other trees' expectations, each with its own list and rules.
+check dkms-judge-expect-6.1 "config/expect/6.1/dkms judged as measured outcomes" \
+	quiet run_results env TREE=6.1 "$ROOT"/scripts/dkms-judge.sh "$ROOT/config/expect/6.1/dkms"
+check dkms-judge-expect-7.3 "config/expect/7.3/dkms judged as measured outcomes (one kernel)" \
+	quiet run_results env TREE=7.3 "$ROOT"/scripts/dkms-judge.sh "$ROOT/config/expect/7.3/dkms"
 sed -E 's/^(trixie lime-forensics-dkms patched) .*/\1 builds/' "$ROOT/config/expect/dkms" >"$tmp/dkms-broken"
 check dkms-judge-break "LiME building on the patched kernel, unexpected: fails" \
 	not quiet run_results env TREE=6.12 "$ROOT"/scripts/dkms-judge.sh "$tmp/dkms-broken"
