@@ -44,6 +44,12 @@ check dkms-judge-one-kernel-still "7.3: a fixed build still failing on the chang
 printf '%s\n' "sid iptables-netflow-dkms fixed-baseline fails x.c:9: error: implicit declaration of function 'del_timer_sync'" >>"$tmp/dkms-73-other"
 check dkms-judge-one-kernel-other "7.3: a fixed build failing for another reason (not a changed API): passes" \
 	quiet run_results env TREE=7.3 "$ROOT"/scripts/dkms-judge.sh "$tmp/dkms-73-other" "$tmp/dkms-73-other"
+# docs/out-of-tree-modules.md shows make dkms-kernels' table as the
+# expectations give it now (regenerated when one changes).
+"$ROOT"/scripts/dkms-kernels.sh >"$tmp/dkms-kernels"
+awk '/^\| module \| version \| suite \| 6\.1 \|/ { on = 1 } on && !/^\|/ { exit } on' "$ROOT/docs/out-of-tree-modules.md" >"$tmp/dkms-kernels-doc"
+check dkms-kernels-doc "docs/out-of-tree-modules.md's five-kernel table is make dkms-kernels' output" \
+	cmp -s "$tmp/dkms-kernels" "$tmp/dkms-kernels-doc"
 check variables-listed "config/variables lists every variable read${unlisted:+; not listed: $(echo $unlisted)}" test -z "$unlisted"
 
 # Shell scripts pass shellcheck.
