@@ -202,9 +202,10 @@ dkms_build() {
 	' _ "$ns" "$etc" "$dkms" "$name" "$ver" "$kver" "$k" >"$log.dkms" 2>&1
 	local rc=$?
 	cat "$ns/var-lib-dkms/$name/$ver/build/make.log" >"$log" 2>/dev/null || cp "$log.dkms" "$log"
-	# A build that ended as expected leaves only its logs (OpenAFS's
-	# tree is 100s of MB); a failed one keeps its tree to look into.
-	case $rc in 0 | 77) rm -rf "$ns" ;; esac
+	# A build leaves only its logs: OpenAFS's tree is 100s of MB, and
+	# mimic copies the whole kernel tree before it fails (one run's
+	# failed builds kept 9.4 GB).  DKMS_KEEP_TREES=1 keeps them to look into.
+	[ "${DKMS_KEEP_TREES:-0}" = 1 ] || rm -rf "$ns"
 	return $rc
 }
 
