@@ -2,7 +2,9 @@
 """The ledger: every pipeline's last run, and what it was run on.
 
   ledger.py start PIPELINE FILE             (results_init: the inputs a run starts with)
-  ledger.py record PIPELINE P F S SECONDS [--inputs FILE]   (finish() calls it)
+  ledger.py watch PID FILE                  (results_init: the config files a run reads)
+  ledger.py record PIPELINE P F S SECONDS [--inputs FILE] [--scripts FILE] [--config FILE]
+                                            (finish() calls it)
   ledger.py status                          (make status)
   ledger.py results [--check]               (make results; make check's test)
   ledger.py rows [--full|--names]           (config/pipelines for the shell and make)
@@ -43,6 +45,11 @@ INPUTS = {
 # the bash that ran it (scripts/lib/ledger-env.sh, BASH_ENV).  Every
 # other harness file (lib/, the host tests test-host sources, Python,
 # awk, C, Makefile, dkms/) is in every record's digest.
+# The config files a record covers: those its run opened (ledger.py
+# watch, inotify on config/ while the run goes, started by results_init
+# and stopped by finish), config_read in the record.  A record without
+# that list (older, or a run where inotify was not there) covers all.
+WATCHED = "config"
 
 
 def per_run(path):
@@ -119,12 +126,16 @@ class Snapshot:
             return keys["fixes"]
         return keys["series"]
 
-    def digests(self, tree, ran=None):
+    def digests(self, tree, ran=None, read=None):
         """The inputs' digests; RAN: a record's harness_sh (the harness
-        digest then covers those of the per-run scripts only)."""
+        digest then covers those of the per-run scripts only); READ: its
+        config_read (the config digest then covers those files only)."""
         d = {"series": self.digest([self.series_dir(tree)])}
         for name, paths in INPUTS.items():
-            d[name] = self.digest(paths, ran if name == "harness" else None)
+            if name == WATCHED and read is not None:
+                d[name] = read_digest(self.blobs(paths), read)
+            else:
+                d[name] = self.digest(paths, ran if name == "harness" else None)
         return d
 
     def rows(self):
@@ -175,12 +186,23 @@ def blobs_digest(blobs, ran=None):
     return h.hexdigest()[:16]
 
 
+def read_digest(blobs, read):
+    """sha256 over the files of READ as BLOBS has them (a file gone
+    counts as changed)."""
+    h = hashlib.sha256()
+    for p in sorted(read):
+        h.update(f"{p}\0{blobs.get(p, '-')}\n".encode())
+    return h.hexdigest()[:16]
+
+
 def now_digests(snap, rec, tree, cache):
-    """SNAP's digests to hold REC against (its own harness scripts)."""
+    """SNAP's digests to hold REC against (its own harness scripts and
+    config files)."""
     ran = tuple(rec.get("harness_sh") or ()) if rec and "harness_sh" in rec else None
-    key = (tree, ran)
+    read = tuple(rec["config_read"]) if rec and "config_read" in rec else None
+    key = (tree, ran, read)
     if key not in cache:
-        cache[key] = snap.digests(tree, None if ran is None else set(ran))
+        cache[key] = snap.digests(tree, None if ran is None else set(ran), read)
     return cache[key]
 
 
@@ -211,7 +233,8 @@ def inputs_now(tree):
     inputs = [snap.series_dir(tree)] + [p for ps in INPUTS.values() for p in ps]
     dirty = bool(git("status", "--porcelain", "--untracked-files=no", "--", *inputs).strip())
     return {"commit": head + ("+uncommitted" if dirty else ""), "digests": snap.digests(tree),
-            "harness_blobs": snap.blobs(INPUTS["harness"])}
+            "harness_blobs": snap.blobs(INPUTS["harness"]),
+            "config_blobs": snap.blobs(INPUTS[WATCHED])}
 
 
 def cmd_start(argv):
@@ -235,6 +258,75 @@ def cmd_start(argv):
     return 0
 
 
+def cmd_watch(argv):
+    """watch PID FILE: until process PID ends (or SIGTERM), append to
+    FILE each file under config/ that is opened, once, as a path of the
+    project ("*" if the kernel's queue overflowed: the record then
+    covers all of config/).  inotify through ctypes (the standard
+    library has no binding); FILE.pid holds the watcher's PID, FILE is
+    created once the watches are in place (results_init waits for it).
+    Any process's opens count, so a make status run meanwhile widens
+    the list, never narrows it."""
+    import ctypes
+    import select
+    import signal
+    import struct
+    if len(argv) != 2:
+        raise SystemExit("usage: ledger.py watch PID FILE")
+    pid, path = int(argv[0]), argv[1]
+    in_open, in_q_overflow, in_isdir = 0x20, 0x4000, 0x40000000
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+    if fd < 0:
+        return 1  # no file: the record covers all of config/
+    wds = {}
+    for d, _dirs, _files in os.walk(os.path.join(ROOT, WATCHED)):
+        wd = libc.inotify_add_watch(fd, os.fsencode(d), in_open)
+        if wd >= 0:
+            wds[wd] = os.path.relpath(d, ROOT)
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+    with open(path + ".pid", "w") as fh:
+        fh.write(f"{os.getpid()}\n")
+    seen = set()
+    with open(path, "w") as out:
+        def drain():
+            while True:
+                try:
+                    buf = os.read(fd, 65536)
+                except BlockingIOError:
+                    return
+                i = 0
+                while i + 16 <= len(buf):
+                    wd, mask, _cookie, n = struct.unpack_from("iIII", buf, i)
+                    name = buf[i + 16:i + 16 + n].split(b"\0", 1)[0].decode(errors="replace")
+                    i += 16 + n
+                    if mask & in_q_overflow:
+                        rel = "*"
+                    elif mask & in_isdir or not name or wd not in wds:
+                        continue
+                    else:
+                        rel = os.path.join(wds[wd], name)
+                    if rel not in seen:
+                        seen.add(rel)
+                        out.write(rel + "\n")
+                        out.flush()
+        poll = select.poll()
+        poll.register(fd, select.POLLIN)
+        while not stop:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            except PermissionError:
+                pass
+            poll.poll(1000)
+            drain()
+        drain()
+    os.close(fd)
+    return 0
+
+
 def scripts_ran(path):
     """The per-run scripts a run's bash processes logged (ledger-env.sh),
     as paths of the project."""
@@ -248,14 +340,27 @@ def scripts_ran(path):
     return sorted(ran)
 
 
+def config_read(path):
+    """The config files a run opened (ledger.py watch's list), or None
+    when the list is missing or the watch lost events."""
+    try:
+        with open(path) as fh:
+            lines = [line.strip() for line in fh if line.strip()]
+    except OSError:
+        return None
+    if "*" in lines:
+        return None
+    return sorted(set(lines))
+
+
 def cmd_record(argv):
     opts = {}
-    while len(argv) > 5 and argv[-2] in ("--inputs", "--scripts"):
+    while len(argv) > 5 and argv[-2] in ("--inputs", "--scripts", "--config"):
         opts[argv[-2]], argv = argv[-1], argv[:-2]
-    start, logged = opts.get("--inputs"), opts.get("--scripts")
+    start, logged, opened = opts.get("--inputs"), opts.get("--scripts"), opts.get("--config")
     if len(argv) != 5:
         raise SystemExit("usage: ledger.py record PIPELINE PASSED FAILED SKIPPED SECONDS"
-                         " [--inputs FILE] [--scripts FILE]")
+                         " [--inputs FILE] [--scripts FILE] [--config FILE]")
     pipeline, p, f, s, secs = argv
     snap = Snapshot()
     tree, arch = here()
@@ -268,7 +373,7 @@ def cmd_record(argv):
         print(f"ledger: no record for {pipeline} ({tree}, {arch}): a partial run ({' '.join(narrowed)})")
         return 0
     now = inputs_now(tree)
-    ran, ran_sh = now, None
+    ran, ran_sh, read = now, None, None
     if start:
         try:
             with open(start) as fh:
@@ -279,6 +384,11 @@ def cmd_record(argv):
             ran_sh = [p for p in scripts_ran(logged) if p in ran["harness_blobs"]]
             ran["digests"]["harness"] = blobs_digest(ran["harness_blobs"], set(ran_sh))
             now["digests"]["harness"] = blobs_digest(snap.blobs(INPUTS["harness"]), set(ran_sh))
+        read = config_read(opened) if opened and "config_blobs" in ran else None
+        if read is not None:
+            read = [p for p in read if p in ran["config_blobs"]]
+            ran["digests"][WATCHED] = read_digest(ran["config_blobs"], read)
+            now["digests"][WATCHED] = read_digest(snap.blobs(INPUTS[WATCHED]), read)
         moved = [k for k in ran["digests"] if ran["digests"][k] != now["digests"].get(k)]
         if moved:
             print(f"ledger: {', '.join(moved)} changed while {pipeline} ran: "
@@ -294,6 +404,8 @@ def cmd_record(argv):
     }
     if ran_sh is not None:
         rec["harness_sh"] = ran_sh
+    if read is not None:
+        rec["config_read"] = read
     if narrowed:
         rec["narrowed_by"] = narrowed
     path = record_path(pipeline)
@@ -501,7 +613,7 @@ def cmd_counts(argv):
 
 
 def main(argv):
-    cmds = {"start": cmd_start, "record": cmd_record, "status": cmd_status, "results": cmd_results,
+    cmds = {"start": cmd_start, "watch": cmd_watch, "record": cmd_record, "status": cmd_status, "results": cmd_results,
             "rows": cmd_rows, "counts": cmd_counts}
     if len(argv) < 2 or argv[1] not in cmds:
         print(__doc__.strip(), file=sys.stderr)

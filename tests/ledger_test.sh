@@ -1,7 +1,8 @@
 #!/bin/bash
 # The ledger and the results page (scripts/ledger.py), on a throwaway
 # git copy of this working tree: a record is written for a listed
-# pipeline only, a narrowing variable makes it partial, a one-line
+# pipeline only, a narrowing variable makes it partial, its digests
+# cover the scripts it started and the config files it read, a one-line
 # change to a patch makes its record STALE in make status, and the
 # committed-page check (make check's results-page) fails until make
 # results is run and committed.  Appends to $RESULTS, or prints its own
@@ -68,6 +69,28 @@ g commit -q -a -m "boot.sh changed"
 st2=$(L status | awk '$1 == "run" && $2 == "6.12" && $3 == "x86_64"')
 check ledger-harness-per-run "bench.sh changed: ${st1##*  }; then boot.sh, which it ran: ${st2##*  }" \
 	eval 'grep -q "current$" <<<"$st1" && grep -q "changed: harness$" <<<"$st2"'
+# The config digest covers the config files the run opened (ledger.py
+# watch, inotify, as results_init starts it): a change to one it never
+# opened leaves the record current, one to a file it read shows it.
+L start run "$tmp/inputs3"
+( env -u LEDGER_DIR python3 "$c/scripts/ledger.py" watch $$ "$tmp/read" </dev/null >/dev/null 2>&1 & )
+for (( i = 0; i < 100; i++ )); do [ -e "$tmp/read" ] && break; sleep 0.05; done
+cat "$c/config/toolchains" >/dev/null
+kill -TERM "$(cat "$tmp/read.pid" 2>/dev/null)" 2>/dev/null
+for (( i = 0; i < 100; i++ )); do kill -0 "$(cat "$tmp/read.pid")" 2>/dev/null || break; sleep 0.05; done
+L record run 10 0 2 60 --inputs "$tmp/inputs3" --config "$tmp/read" >/dev/null
+check ledger-config-read "the watch logged the one config file opened, the record names it ($(tr '\n' ' ' <"$tmp/read"))" \
+	python3 -c 'import json, sys
+r = json.load(open(sys.argv[1] + "/ledger/run.6.12.x86_64.json"))
+assert r["config_read"] == ["config/toolchains"], r.get("config_read")' "$c"
+echo "# a change to a config file the run did not open" >>"$c/config/fuzz-paths"
+g commit -q -a -m "fuzz-paths changed"
+st1=$(L status | awk '$1 == "run" && $2 == "6.12" && $3 == "x86_64"')
+echo "# a change to one it read" >>"$c/config/toolchains"
+g commit -q -a -m "toolchains changed"
+st2=$(L status | awk '$1 == "run" && $2 == "6.12" && $3 == "x86_64"')
+check ledger-config-per-run "fuzz-paths changed: ${st1##*  }; then toolchains, which it read: ${st2##*  }" \
+	eval 'grep -q "current$" <<<"$st1" && grep -q "changed: config$" <<<"$st2"'
 L record run 10 0 2 60 >/dev/null
 # counts (.ci/run's): a record written after the mark gives its closing
 # counts; one older than the mark (the run died before finish()) counts

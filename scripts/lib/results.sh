@@ -79,6 +79,39 @@ results_init() {
 	printf '%s/%s\n' "$(cd "$(dirname "$0")" && pwd)" "$(basename "$0")" >"$BUILD/$1.scripts"
 	export LEDGER_SCRIPT_LOGS=${LEDGER_SCRIPT_LOGS:+$LEDGER_SCRIPT_LOGS:}$BUILD/$1.scripts
 	export BASH_ENV=$ROOT/scripts/lib/ledger-env.sh
+	ledger_watch_start "$1"
+}
+
+# ledger_watch_start NAME: for a pipeline with a record to come, the
+# config files it opens from now on go to $BUILD/NAME.config-read
+# (ledger.py watch, outside this shell's jobs so that no wait waits for
+# it; it ends with this script or at finish).
+ledger_watch_start() {
+	local list=$BUILD/$1.config-read i
+	rm -f "$list" "$list.pid"
+	[ -s "$BUILD/$1.inputs" ] || return 0
+	( python3 "$ROOT/scripts/ledger.py" watch $$ "$list" </dev/null >/dev/null 2>&1 & )
+	for (( i = 0; i < 100; i++ )); do
+		if [ -e "$list" ]; then
+			# The profiles lib.sh read before the watch began, opened
+			# again so that the list has them.
+			cat "$ROOT/config/tree/$TREE_NAME" "$ROOT/config/userland/$USERLAND" "$ARCH_FILE" >/dev/null 2>&1
+			return 0
+		fi
+		sleep 0.05
+	done
+	echo "WARNING: the config files $1 reads are not watched (its record covers all of config/)" >&2
+}
+
+# ledger_watch_stop NAME: the watch ended, its list complete.
+ledger_watch_stop() {
+	local pid i
+	pid=$(cat "$BUILD/$1.config-read.pid" 2>/dev/null) || return 0
+	kill -TERM "$pid" 2>/dev/null || return 0
+	for (( i = 0; i < 100; i++ )); do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 0.05
+	done
 }
 
 # result_attach NAME KTAP: the KTAP document a result was counted from
@@ -188,14 +221,17 @@ ledger_name() {
 
 # ledger_record P F S: this run's record in ledger/ (scripts/ledger.py),
 # for a pipeline config/pipelines lists, naming the commit and inputs it
-# started with (results_init); make check-full is make check
+# started with (results_init) and the config files it read (the watch
+# stopped first); make check-full is make check
 # with CHECK_FULL set.  A record that cannot be written is said, not
 # counted: the results stand.
 ledger_record() {
 	local name
 	name=$(ledger_name "$PIPELINE")
+	ledger_watch_stop "$PIPELINE"
 	python3 "$ROOT/scripts/ledger.py" record "$name" "$@" $(( $(date +%s) - T_ALL )) \
-		--inputs "$BUILD/$PIPELINE.inputs" --scripts "$BUILD/$PIPELINE.scripts" ||
+		--inputs "$BUILD/$PIPELINE.inputs" --scripts "$BUILD/$PIPELINE.scripts" \
+		--config "$BUILD/$PIPELINE.config-read" ||
 		echo "WARNING: no ledger record written for $name" >&2
 }
 
