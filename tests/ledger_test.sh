@@ -23,6 +23,10 @@ rm -rf "$c/ledger"
 g() { git -C "$c" -c user.name=ledger-test -c user.email=ledger-test@invalid "$@"; }
 g init -q && g add -A && g commit -q -m copy
 L() { env -u LEDGER_DIR TREE_NAME=6.12 ARCH_NAME=x86_64 python3 "$c/scripts/ledger.py" "$@"; }
+# run_row: make run's row of make status; commit_change FILE WHAT: one
+# comment line appended to the copy's FILE, committed.
+run_row() { L status | awk '$1 == "run" && $2 == "6.12" && $3 == "x86_64"'; }
+commit_change() { echo "# $2" >>"$c/$1"; g commit -q -a -m "$1 changed"; }
 
 # record: a listed pipeline gets one; an unlisted one does not.
 L record run 10 0 2 60 >/dev/null
@@ -40,7 +44,7 @@ c0=$(g rev-parse --short=12 HEAD)
 echo "# changed during the run" >>"$c/scripts/boot.sh"
 g commit -q -a -m "a harness change while a run builds"
 L record run 10 0 2 60 --inputs "$tmp/inputs" >"$tmp/rec.out"
-st=$(L status | awk '$1 == "run" && $2 == "6.12" && $3 == "x86_64"')
+st=$(run_row)
 check ledger-record-start-inputs "the record names the commit it started on ($c0) and shows the harness changed since: ${st//  / }" \
 	python3 -c 'import json, sys
 r = json.load(open(sys.argv[1] + "/ledger/run.6.12.x86_64.json"))
@@ -61,12 +65,10 @@ check ledger-env-logs "a bash script started under the pipeline's BASH_ENV logs 
 L start run "$tmp/inputs2"
 printf '%s\n' "$c/scripts/boot.sh" >"$tmp/scripts"
 L record run 10 0 2 60 --inputs "$tmp/inputs2" --scripts "$tmp/scripts" >/dev/null
-echo "# a change to a script this run did not start" >>"$c/scripts/bench.sh"
-g commit -q -a -m "bench.sh changed"
-st1=$(L status | awk '$1 == "run" && $2 == "6.12" && $3 == "x86_64"')
-echo "# a change to a script it ran" >>"$c/scripts/boot.sh"
-g commit -q -a -m "boot.sh changed"
-st2=$(L status | awk '$1 == "run" && $2 == "6.12" && $3 == "x86_64"')
+commit_change scripts/bench.sh "a change to a script this run did not start"
+st1=$(run_row)
+commit_change scripts/boot.sh "a change to a script it ran"
+st2=$(run_row)
 check ledger-harness-per-run "bench.sh changed: ${st1##*  }; then boot.sh, which it ran: ${st2##*  }" \
 	eval 'grep -q "current$" <<<"$st1" && grep -q "changed: harness$" <<<"$st2"'
 # The config digest covers the config files the run opened (ledger.py
@@ -83,12 +85,10 @@ check ledger-config-read "the watch logged the one config file opened, the recor
 	python3 -c 'import json, sys
 r = json.load(open(sys.argv[1] + "/ledger/run.6.12.x86_64.json"))
 assert r["config_read"] == ["config/toolchains"], r.get("config_read")' "$c"
-echo "# a change to a config file the run did not open" >>"$c/config/fuzz-paths"
-g commit -q -a -m "fuzz-paths changed"
-st1=$(L status | awk '$1 == "run" && $2 == "6.12" && $3 == "x86_64"')
-echo "# a change to one it read" >>"$c/config/toolchains"
-g commit -q -a -m "toolchains changed"
-st2=$(L status | awk '$1 == "run" && $2 == "6.12" && $3 == "x86_64"')
+commit_change config/fuzz-paths "a change to a config file the run did not open"
+st1=$(run_row)
+commit_change config/toolchains "a change to one it read"
+st2=$(run_row)
 check ledger-config-per-run "fuzz-paths changed: ${st1##*  }; then toolchains, which it read: ${st2##*  }" \
 	eval 'grep -q "current$" <<<"$st1" && grep -q "changed: config$" <<<"$st2"'
 L record run 10 0 2 60 >/dev/null
@@ -119,7 +119,7 @@ check ledger-page-current "the page and README's blocks written from the ledger 
 p=$(cd "$c" && git ls-files 'patches/0*.patch' | sed -n 2p)
 sed -i '0,/^---$/s//--- /' "$c/$p"
 g commit -q -a -m "one line of $p"
-st=$(L status | awk '$1 == "run" && $2 == "6.12" && $3 == "x86_64"')
+st=$(run_row)
 if grep -q 'STALE (series changed)' <<<"$st"; then
 	result pass ledger-stale "a one-line change to $(basename "$p"): ${st//  / }"
 else
